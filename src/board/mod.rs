@@ -1,0 +1,501 @@
+//! Stones, side to move, Zobrist key, move history, and the incremental line keys from
+//! which every pattern is read.
+//!
+//! Layout: a point is `y * STRIDE + x` with `STRIDE = 32`, so every board up to 32×32
+//! shares one fixed-size array; points outside `width × height` are never touched.
+//! `keys[p][d]` is the line key of point `p` in direction `d` (see [`pattern`]): the ten
+//! neighbours at distances 1..=5, two bits each, walls for cells off the board. Placing
+//! or removing a stone rewrites two bits in the keys of the forty points that see it, so
+//! reading a pattern is one table look-up.
+
+pub mod pattern;
+
+use crate::rules::Rule;
+use pattern::{CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, Pattern, key_shift};
+use std::fmt;
+use std::sync::OnceLock;
+
+pub const MAX_SIZE: usize = 32;
+pub const MIN_SIZE: usize = 5;
+const STRIDE: usize = MAX_SIZE;
+const POINTS: usize = STRIDE * MAX_SIZE;
+
+/// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
+pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What occupies a point. `Wall` is a stone that belongs to nobody: field 3 of BOARD.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Cell {
+    Empty,
+    Stone(Color),
+    Wall,
+}
+
+impl Cell {
+    fn code(self) -> u32 {
+        match self {
+            Cell::Empty => CODE_EMPTY,
+            Cell::Stone(Color::Black) => CODE_BLACK,
+            Cell::Stone(Color::White) => CODE_WHITE,
+            Cell::Wall => CODE_WALL,
+        }
+    }
+}
+
+/// A point of the board, `x` the column and `y` the row, both from 0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub struct Pos(u16);
+
+impl Pos {
+    pub fn new(x: usize, y: usize) -> Pos {
+        debug_assert!(x < MAX_SIZE && y < MAX_SIZE);
+        Pos((y * STRIDE + x) as u16)
+    }
+
+    pub fn x(self) -> usize {
+        self.0 as usize % STRIDE
+    }
+
+    pub fn y(self) -> usize {
+        self.0 as usize / STRIDE
+    }
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x(), self.y())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Move {
+    pub pos: Pos,
+    pub cell: Cell,
+}
+
+struct Zobrist {
+    /// One key per point for black, white and wall.
+    points: [[u64; POINTS]; 3],
+    white_to_move: u64,
+}
+
+fn zobrist() -> &'static Zobrist {
+    static KEYS: OnceLock<Box<Zobrist>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        // SplitMix64 from a fixed seed: the same keys in every run and every build.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut keys = Box::new(Zobrist {
+            points: [[0; POINTS]; 3],
+            white_to_move: 0,
+        });
+        for table in keys.points.iter_mut() {
+            for key in table.iter_mut() {
+                *key = next();
+            }
+        }
+        keys.white_to_move = next();
+        keys
+    })
+}
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    cells: Vec<Cell>,
+    keys: Vec<[u32; 4]>,
+    hash: u64,
+    to_move: Color,
+    history: Vec<Move>,
+    black_patterns: &'static [Pattern],
+    white_patterns: &'static [Pattern],
+}
+
+impl Board {
+    /// An empty board, Black to move. Sizes must lie in `MIN_SIZE..=MAX_SIZE`.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height));
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            cells: vec![Cell::Empty; POINTS],
+            keys: vec![[0; 4]; POINTS],
+            hash: 0,
+            to_move: Color::Black,
+            history: Vec::new(),
+            black_patterns: &[],
+            white_patterns: &[],
+        };
+        board.set_rule(rule);
+        board.init_edge_keys();
+        board
+    }
+
+    fn init_edge_keys(&mut self) {
+        for pos in self.points() {
+            for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+                for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+                    if offset != 0 && self.offset(pos, dx * offset, dy * offset).is_none() {
+                        self.keys[pos.index()][d] |= CODE_WALL << key_shift(offset);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Changes the rule; stones, history and keys stay, only the pattern tables change.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.rule = rule;
+        self.black_patterns = &pattern::tables(rule.line_rule(Color::Black)).black;
+        self.white_patterns = &pattern::tables(rule.line_rule(Color::White)).white;
+    }
+
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    pub fn set_to_move(&mut self, color: Color) {
+        if color != self.to_move {
+            self.to_move = color;
+            self.hash ^= zobrist().white_to_move;
+        }
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn history(&self) -> &[Move] {
+        &self.history
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.history.len()
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().copied()
+    }
+
+    /// The point at `(x, y)` if it lies on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        let on_board = (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y);
+        on_board.then(|| Pos::new(x as usize, y as usize))
+    }
+
+    /// The point `(dx, dy)` away from `pos`, if on the board.
+    pub fn offset(&self, pos: Pos, dx: i32, dy: i32) -> Option<Pos> {
+        self.pos(pos.x() as i64 + dx as i64, pos.y() as i64 + dy as i64)
+    }
+
+    pub fn cell(&self, pos: Pos) -> Cell {
+        self.cells[pos.index()]
+    }
+
+    pub fn is_empty(&self, pos: Pos) -> bool {
+        self.cell(pos) == Cell::Empty
+    }
+
+    /// Every point of the board, row by row.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + use<> {
+        let width = self.width;
+        (0..self.height).flat_map(move |y| (0..width).map(move |x| Pos::new(x, y)))
+    }
+
+    pub fn empty_points(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.points().filter(|&p| self.is_empty(p))
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.empty_points().next().is_none()
+    }
+
+    /// Plays a stone of the side to move; the other side is then to move.
+    pub fn play(&mut self, pos: Pos) {
+        let color = self.to_move;
+        self.put(pos, Cell::Stone(color));
+        self.set_to_move(color.opponent());
+    }
+
+    /// Takes back the last stone; its owner is then to move.
+    pub fn undo(&mut self) -> Option<Move> {
+        let last = self.history.pop()?;
+        self.lift(last.pos, last.cell);
+        if let Cell::Stone(color) = last.cell {
+            self.set_to_move(color);
+        }
+        Some(last)
+    }
+
+    /// Puts any cell value on an empty point without changing the side to move (set-up of
+    /// a BOARD position). Panics on an occupied point: callers check first.
+    pub fn put(&mut self, pos: Pos, cell: Cell) {
+        assert!(self.is_empty(pos) && cell != Cell::Empty, "put on {pos}");
+        self.cells[pos.index()] = cell;
+        self.hash ^= Self::point_key(pos, cell);
+        self.update_keys(pos, cell.code(), |key, bits| *key |= bits);
+        self.history.push(Move { pos, cell });
+    }
+
+    /// Removes the stone at `pos` wherever it lies in the history; its owner is then to
+    /// move. Returns false when `pos` is empty.
+    pub fn remove(&mut self, pos: Pos) -> bool {
+        let Some(at) = self.history.iter().rposition(|m| m.pos == pos) else {
+            return false;
+        };
+        let mut later = Vec::with_capacity(self.history.len() - at - 1);
+        while self.history.len() > at + 1 {
+            later.push(self.undo().expect("history is longer than at + 1"));
+        }
+        let removed = self.undo().expect("history holds the removed stone");
+        for m in later.into_iter().rev() {
+            self.put(m.pos, m.cell);
+        }
+        if let Cell::Stone(color) = removed.cell {
+            self.set_to_move(color);
+        }
+        true
+    }
+
+    fn lift(&mut self, pos: Pos, cell: Cell) {
+        self.cells[pos.index()] = Cell::Empty;
+        self.hash ^= Self::point_key(pos, cell);
+        self.update_keys(pos, CODE_WALL, |key, bits| *key &= !bits);
+    }
+
+    fn point_key(pos: Pos, cell: Cell) -> u64 {
+        let table = match cell {
+            Cell::Stone(Color::Black) => 0,
+            Cell::Stone(Color::White) => 1,
+            Cell::Wall => 2,
+            Cell::Empty => unreachable!("empty cells have no key"),
+        };
+        zobrist().points[table][pos.index()]
+    }
+
+    /// Applies `edit(key, code << shift)` to the key of every point that sees `pos`.
+    fn update_keys(&mut self, pos: Pos, code: u32, edit: impl Fn(&mut u32, u32)) {
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+                if offset == 0 {
+                    continue;
+                }
+                // `pos` lies `offset` steps from the point `observer`.
+                if let Some(observer) = self.offset(pos, -dx * offset, -dy * offset) {
+                    edit(
+                        &mut self.keys[observer.index()][d],
+                        code << key_shift(offset),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The line key of `pos` in direction `d`.
+    pub fn line_key(&self, pos: Pos, d: usize) -> u32 {
+        self.keys[pos.index()][d]
+    }
+
+    /// What `color` makes along direction `d` by playing the empty point `pos`.
+    pub fn pattern(&self, pos: Pos, color: Color, d: usize) -> Pattern {
+        let table = match color {
+            Color::Black => self.black_patterns,
+            Color::White => self.white_patterns,
+        };
+        table[self.keys[pos.index()][d] as usize]
+    }
+
+    pub fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {
+        std::array::from_fn(|d| self.pattern(pos, color, d))
+    }
+
+    /// Whether any stone lies within `distance` (Chebyshev) of `pos`.
+    pub fn has_neighbour(&self, pos: Pos, distance: i32) -> bool {
+        (-distance..=distance).any(|dy| {
+            (-distance..=distance).any(|dx| {
+                self.offset(pos, dx, dy)
+                    .is_some_and(|p| matches!(self.cell(p), Cell::Stone(_)))
+            })
+        })
+    }
+
+    pub fn centre(&self) -> Pos {
+        Pos::new(self.width / 2, self.height / 2)
+    }
+
+    /// Colour index for per-colour tables.
+    pub fn color_index(color: Color) -> usize {
+        color.index()
+    }
+}
+
+impl fmt::Display for Board {
+    /// A picture of the board: `X` black, `O` white, `#` wall, `.` empty.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for y in 0..self.height {
+            let row: String = (0..self.width)
+                .map(|x| match self.cell(Pos::new(x, y)) {
+                    Cell::Empty => '.',
+                    Cell::Stone(Color::Black) => 'X',
+                    Cell::Stone(Color::White) => 'O',
+                    Cell::Wall => '#',
+                })
+                .collect();
+            writeln!(f, "{row}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    fn random_game(rng: &mut StdRng, board: &mut Board, moves: usize) {
+        for _ in 0..moves {
+            let empties: Vec<Pos> = board.empty_points().collect();
+            if empties.is_empty() {
+                break;
+            }
+            let pos = empties[rng.random_range(0..empties.len())];
+            if rng.random_range(0..20) == 0 {
+                board.put(pos, Cell::Wall);
+            } else {
+                board.play(pos);
+            }
+        }
+    }
+
+    /// The key of `pos` read cell by cell from the board, with no incremental state.
+    fn scanned_key(board: &Board, pos: Pos, d: usize) -> u32 {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut key = 0;
+        for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+            if offset != 0 {
+                let code = board
+                    .offset(pos, dx * offset, dy * offset)
+                    .map_or(CODE_WALL, |p| board.cell(p).code());
+                key |= code << key_shift(offset);
+            }
+        }
+        key
+    }
+
+    fn assert_keys_match_scan(board: &Board) {
+        for pos in board.points() {
+            for d in 0..4 {
+                assert_eq!(
+                    board.line_key(pos, d),
+                    scanned_key(board, pos, d),
+                    "{pos} d{d}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn place_and_undo_restore_keys_and_hash_over_random_games() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for game in 0..40 {
+            let (w, h) = (rng.random_range(5..=32), rng.random_range(5..=32));
+            let mut board = Board::new(w, h, Rule::Freestyle);
+            let empty_hash = board.hash();
+            let mut hashes = vec![board.hash()];
+            let moves = rng.random_range(1..=(w * h).min(120));
+            for _ in 0..moves {
+                random_game(&mut rng, &mut board, 1);
+                hashes.push(board.hash());
+            }
+            assert_keys_match_scan(&board);
+            while board.undo().is_some() {
+                hashes.pop();
+                assert_eq!(board.hash(), *hashes.last().unwrap(), "game {game}");
+            }
+            assert_eq!(board.hash(), empty_hash);
+            assert_eq!(board.to_move(), Color::Black);
+            assert_keys_match_scan(&board);
+            assert_eq!(
+                board.line_key(board.centre(), 0),
+                scanned_key(&board, board.centre(), 0)
+            );
+        }
+    }
+
+    #[test]
+    fn hash_depends_on_position_not_move_order() {
+        let mut a = Board::new(15, 15, Rule::Freestyle);
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 8), (6, 6), (9, 9)] {
+            a.play(Pos::new(x, y));
+        }
+        for (x, y) in [(6, 6), (9, 9), (7, 7), (8, 8)] {
+            b.play(Pos::new(x, y));
+        }
+        assert_eq!(a.hash(), b.hash());
+        a.undo();
+        assert_ne!(a.hash(), b.hash());
+    }
+
+    #[test]
+    fn remove_takes_a_stone_from_the_middle_of_the_history() {
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 8), (6, 6)] {
+            board.play(Pos::new(x, y));
+        }
+        let mut expected = Board::new(15, 15, Rule::Freestyle);
+        expected.play(Pos::new(7, 7));
+        expected.set_to_move(Color::White);
+        expected.put(Pos::new(6, 6), Cell::Stone(Color::Black));
+        assert!(board.remove(Pos::new(8, 8)));
+        assert_eq!(board.hash(), expected.hash());
+        assert_eq!(board.to_move(), Color::White);
+        assert!(!board.remove(Pos::new(0, 0)));
+        assert_keys_match_scan(&board);
+    }
+}

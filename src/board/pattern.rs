@@ -1,0 +1,351 @@
+//! Line patterns: what a stone on an empty point would make along one line.
+//!
+//! The board keeps, for every point and each of the four directions, a *line key*: the
+//! ten neighbours at distances 1..=5 on both sides, two bits each (see [`Board`]'s
+//! layout note). Five cells on each side are exactly what is needed to tell an exact
+//! five from an overline and a caro five blocked at both ends.
+//!
+//! A table maps each of the 2^20 keys to the [`Pattern`] the side gets by playing the
+//! centre. Tables are built once per [`LineRule`] on first use, by a memoised recursion
+//! over the same key space: a line is a four when one more stone makes five through the
+//! centre, a three when one more stone makes a four, and so on down to ones.
+//!
+//! [`Board`]: super::Board
+
+use std::sync::OnceLock;
+
+/// Cells on each side of the centre that a line key covers.
+pub const HALF_LINE: usize = 5;
+const LINE_LEN: usize = 2 * HALF_LINE + 1;
+const CENTRE: usize = HALF_LINE;
+/// Number of distinct line keys (ten cells, two bits each).
+pub const KEY_COUNT: usize = 1 << (4 * HALF_LINE);
+
+/// Two-bit cell codes inside a line key.
+pub const CODE_EMPTY: u32 = 0;
+pub const CODE_BLACK: u32 = 1;
+pub const CODE_WHITE: u32 = 2;
+/// Off the board, or a stone that belongs to nobody (field 3 of BOARD).
+pub const CODE_WALL: u32 = 3;
+
+/// Bit offset, inside a line key, of the cell at `offset` (-5..=5, not 0) from the centre.
+pub const fn key_shift(offset: i32) -> u32 {
+    let index = offset + HALF_LINE as i32;
+    let slot = if offset < 0 { index } else { index - 1 };
+    2 * slot as u32
+}
+
+/// What playing the centre point makes along one line, for one side. Pictures show the
+/// side's stones as `X`, the opponent as `O`, empty as `.`, the new stone as `*`.
+#[repr(u8)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
+pub enum Pattern {
+    /// No five can ever be made through the centre on this line (`O.*..O`).
+    None = 0,
+    /// Six or more in a row where only an exact five wins (`XX*XXX`).
+    Overline,
+    /// One more stone makes a `Block2` (`O*....`).
+    Block1,
+    /// One more stone makes a `Flex2` (`...*...`).
+    Flex1,
+    /// One more stone makes a `Block3` (`OX*...`).
+    Block2,
+    /// One more stone makes a `Flex3` (`..X*..`).
+    Flex2,
+    /// One more stone makes a `Block4` (`OXX*..`).
+    Block3,
+    /// One more stone makes a straight four, or two fours on the line (`..XX*..`).
+    Flex3,
+    /// Exactly one point completes a five (`OXXX*.`, `XX.*X`).
+    Block4,
+    /// A straight four: two completion points five apart (`.XXX*.`).
+    Flex4,
+    /// Two fours on one line (`X.X*X.X`): two completion points, not a straight four.
+    Double4,
+    /// A winning five through the centre.
+    Five,
+}
+
+impl Pattern {
+    const ALL: [Pattern; 12] = [
+        Pattern::None,
+        Pattern::Overline,
+        Pattern::Block1,
+        Pattern::Flex1,
+        Pattern::Block2,
+        Pattern::Flex2,
+        Pattern::Block3,
+        Pattern::Flex3,
+        Pattern::Block4,
+        Pattern::Flex4,
+        Pattern::Double4,
+        Pattern::Five,
+    ];
+
+    fn from_u8(value: u8) -> Pattern {
+        Pattern::ALL[value as usize]
+    }
+
+    /// The pattern one stone short of this one: what a line is when its best next stone
+    /// makes `self`.
+    pub fn one_stone_short(self) -> Pattern {
+        match self {
+            Pattern::Flex4 | Pattern::Double4 => Pattern::Flex3,
+            Pattern::Block4 => Pattern::Block3,
+            Pattern::Flex3 => Pattern::Flex2,
+            Pattern::Block3 => Pattern::Block2,
+            Pattern::Flex2 => Pattern::Flex1,
+            Pattern::Block2 => Pattern::Block1,
+            _ => Pattern::None,
+        }
+    }
+
+    /// Number of fours this pattern makes, as renju counts them.
+    pub fn four_count(self) -> u32 {
+        match self {
+            Pattern::Block4 | Pattern::Flex4 => 1,
+            Pattern::Double4 => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// What a run of stones through the centre is worth; differs between rules and colours.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum LineRule {
+    /// Five or more wins.
+    Free,
+    /// Exactly five wins; six or more is an overline.
+    Exact,
+    /// Five or more wins, except an exact five with opponent stones on both ends.
+    Caro,
+}
+
+/// Outcome of the run through the centre of a line whose centre holds the side's stone.
+#[derive(PartialEq, Eq)]
+enum RunOutcome {
+    Short,
+    Win,
+    Overline,
+    BlockedFive,
+}
+
+type Line = [u32; LINE_LEN];
+
+fn decode(key: usize) -> Line {
+    let mut line = [CODE_EMPTY; LINE_LEN];
+    for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+        let index = (offset + HALF_LINE as i32) as usize;
+        line[index] = if offset == 0 {
+            CODE_BLACK
+        } else {
+            (key as u32 >> key_shift(offset)) & 3
+        };
+    }
+    line
+}
+
+fn run_outcome(line: &Line, rule: LineRule) -> RunOutcome {
+    let mut start = CENTRE;
+    while start > 0 && line[start - 1] == CODE_BLACK {
+        start -= 1;
+    }
+    let mut end = CENTRE;
+    while end + 1 < LINE_LEN && line[end + 1] == CODE_BLACK {
+        end += 1;
+    }
+    let length = end - start + 1;
+    match (rule, length) {
+        (_, 0..=4) => RunOutcome::Short,
+        (LineRule::Free, _) => RunOutcome::Win,
+        (LineRule::Exact, 5) => RunOutcome::Win,
+        (LineRule::Exact, _) => RunOutcome::Overline,
+        // A five through the centre never touches the window's ends, so both neighbours
+        // are inside the line.
+        (LineRule::Caro, 5) if line[start - 1] == CODE_WHITE && line[end + 1] == CODE_WHITE => {
+            RunOutcome::BlockedFive
+        }
+        (LineRule::Caro, _) => RunOutcome::Win,
+    }
+}
+
+/// Cells a five through the centre can use: distance 1..=4.
+fn inner_cells() -> impl Iterator<Item = (usize, i32)> {
+    (-4..=4)
+        .filter(|&offset| offset != 0)
+        .map(|offset| ((offset + HALF_LINE as i32) as usize, offset))
+}
+
+struct Builder {
+    rule: LineRule,
+    memo: Vec<u8>,
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+impl Builder {
+    /// Pattern of a line whose centre already holds the side's stone.
+    fn classify(&mut self, key: usize) -> Pattern {
+        if self.memo[key] != UNKNOWN {
+            return Pattern::from_u8(self.memo[key]);
+        }
+        let pattern = self.classify_uncached(key);
+        self.memo[key] = pattern as u8;
+        pattern
+    }
+
+    fn classify_uncached(&mut self, key: usize) -> Pattern {
+        let mut line = decode(key);
+        match run_outcome(&line, self.rule) {
+            RunOutcome::Win => return Pattern::Five,
+            RunOutcome::Overline => return Pattern::Overline,
+            RunOutcome::BlockedFive => return Pattern::None,
+            RunOutcome::Short => {}
+        }
+        let mut completions = Vec::with_capacity(2);
+        for (index, _) in inner_cells() {
+            if line[index] == CODE_EMPTY {
+                line[index] = CODE_BLACK;
+                if run_outcome(&line, self.rule) == RunOutcome::Win {
+                    completions.push(index);
+                }
+                line[index] = CODE_EMPTY;
+            }
+        }
+        match completions.as_slice() {
+            [_] => return Pattern::Block4,
+            [a, b] if b - a == 5 => return Pattern::Flex4,
+            [_, _, ..] => return Pattern::Double4,
+            _ => {}
+        }
+        let mut best = Pattern::None;
+        for (index, offset) in inner_cells() {
+            if line[index] == CODE_EMPTY {
+                let next = self.classify(key | (CODE_BLACK << key_shift(offset)) as usize);
+                best = best.max(next.one_stone_short());
+            }
+        }
+        best
+    }
+}
+
+/// Exchanges the black and white codes of a key; walls and empties stay.
+pub const fn swap_colours(key: u32) -> u32 {
+    const LOW_BITS: u32 = 0x5_5555;
+    ((key & LOW_BITS) << 1) | ((key >> 1) & LOW_BITS)
+}
+
+/// Pattern tables of one line rule: `black[key]` is what Black makes by playing the centre
+/// of `key`, `white[key]` what White makes.
+pub struct LineTables {
+    pub black: Box<[Pattern]>,
+    pub white: Box<[Pattern]>,
+}
+
+fn build(rule: LineRule) -> LineTables {
+    let mut builder = Builder {
+        rule,
+        memo: vec![UNKNOWN; KEY_COUNT],
+    };
+    let black: Box<[Pattern]> = (0..KEY_COUNT).map(|key| builder.classify(key)).collect();
+    let white = (0..KEY_COUNT)
+        .map(|key| black[swap_colours(key as u32) as usize])
+        .collect();
+    LineTables { black, white }
+}
+
+/// The tables of `rule`, built on first use and shared for the life of the process.
+pub fn tables(rule: LineRule) -> &'static LineTables {
+    static FREE: OnceLock<LineTables> = OnceLock::new();
+    static EXACT: OnceLock<LineTables> = OnceLock::new();
+    static CARO: OnceLock<LineTables> = OnceLock::new();
+    let cell = match rule {
+        LineRule::Free => &FREE,
+        LineRule::Exact => &EXACT,
+        LineRule::Caro => &CARO,
+    };
+    cell.get_or_init(|| build(rule))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Key of a picture drawn from Black's side: `X` black, `O` white, `#` wall, `.` empty,
+    /// `*` the centre; the picture is padded with walls to five cells on each side.
+    fn key_of(picture: &str) -> usize {
+        let centre = picture.find('*').expect("picture has a centre");
+        let mut key = 0u32;
+        for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
+            if offset == 0 {
+                continue;
+            }
+            let index = centre as i32 + offset;
+            let code = match picture.as_bytes().get(index as usize) {
+                _ if index < 0 => CODE_WALL,
+                Some(b'X') => CODE_BLACK,
+                Some(b'O') => CODE_WHITE,
+                Some(b'.') => CODE_EMPTY,
+                _ => CODE_WALL,
+            };
+            key |= code << key_shift(offset);
+        }
+        key as usize
+    }
+
+    fn black(rule: LineRule, picture: &str) -> Pattern {
+        tables(rule).black[key_of(picture)]
+    }
+
+    #[test]
+    fn pictures_classify_as_drawn() {
+        use LineRule::*;
+        use Pattern as P;
+        let cases = [
+            (Free, "..XX*XX..", P::Five),
+            (Free, ".XXX*XX.", P::Five),
+            (Exact, ".XXX*XX.", P::Overline),
+            (Exact, "..XX*XX..", P::Five),
+            (Caro, "OXX*XXO", P::None),
+            (Caro, "#XX*XXO", P::Five),
+            (Caro, "OXX*XXXO", P::Five),
+            (Free, "...XX*X...", P::Flex4),
+            (Free, "..OXX*X...", P::Block4),
+            (Exact, "..X.XX*...", P::Block4),
+            (Exact, "X.XX*.X", P::Double4),
+            (Exact, "..X.XX*.X.", P::Double4),
+            (Exact, ".X.XX*.", P::Block4),
+            (Free, "....X*X....", P::Flex3),
+            (Free, "...OX*X....", P::Block3),
+            (Free, "....*X.....", P::Flex2),
+            (Free, "....*......", P::Flex1),
+            (Free, "O*...O", P::None),
+            (Free, "O*....", P::Block1),
+            (Exact, "X.X*X.X", P::Double4),
+            (Exact, "XX.X*.XX", P::Double4),
+            (Exact, ".XXXX.*....", P::Block1),
+            (Free, ".XXXX.*....", P::Block4),
+        ];
+        for (rule, picture, expected) in cases {
+            assert_eq!(black(rule, picture), expected, "{rule:?} {picture}");
+        }
+    }
+
+    #[test]
+    fn white_table_mirrors_black() {
+        let t = tables(LineRule::Exact);
+        let key = key_of("O.XX*XX.O");
+        assert_eq!(t.black[key], Pattern::Five);
+        assert_eq!(t.white[swap_colours(key as u32) as usize], Pattern::Five);
+        assert_eq!(t.white[key], Pattern::None);
+    }
+
+    #[test]
+    fn swap_colours_is_an_involution_keeping_walls() {
+        for key in [0u32, 0xF_FFFF, 0x1_2345, 0xA_BCDE] {
+            assert_eq!(swap_colours(swap_colours(key)), key);
+        }
+        assert_eq!(swap_colours(CODE_WALL), CODE_WALL);
+        assert_eq!(swap_colours(CODE_BLACK), CODE_WHITE);
+    }
+}

@@ -1,0 +1,7 @@
+//! Lianzhu (连珠): a Gomoku and Renju engine for the Gomocup protocol.
+//!
+//! The binary `pbrain-lianzhu` is a thin shell around [`protocol::driver`]; everything a
+//! test or a subcommand needs is reachable from here.
+
+pub mod board;
+pub mod rules;
