@@ -1,1 +1,242 @@
+//! Runs every transcript in `protocol-tests/` against the built engine.
+//!
+//! Transcript lines:
+//! - `# …` a comment; blank lines are skipped.
+//! - `> text` sends `text` and a LF. `\r`, `\n`, `\t` and `\\` are escapes, and `$1`, `$2` …
+//!   are the groups of the last `< ~regex` match that had groups.
+//! - `>> text` sends `text` with escapes and no line ending.
+//! - `< text` expects the next output line to be exactly `text`.
+//! - `< ~regex` expects the next output line to match `regex` as a whole.
+//!   An expectation that does not itself start with `MESSAGE` skips `MESSAGE` and
+//!   `DEBUG` lines first, as a manager does.
+//! - `< EOF` expects the engine to close its output and exit successfully.
+//! - `! close` closes the engine's input.
+//!
+//! After the last line the input is closed, and the engine must exit without printing
+//! anything more: a stray line fails the transcript.
 
+use regex::Regex;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
+
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-lianzhu"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (lines, output) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let input = child.stdin.take();
+        Engine {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let input = self.input.as_mut().ok_or("input already closed")?;
+        input
+            .write_all(bytes)
+            .and_then(|_| input.flush())
+            .map_err(|e| format!("engine input: {e}"))
+    }
+
+    /// The next output line; with `answers_only`, the next that is not MESSAGE or DEBUG.
+    fn next_line(&self, answers_only: bool) -> Result<String, String> {
+        match self.output.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(line)
+                if answers_only && (line.starts_with("MESSAGE") || line.starts_with("DEBUG")) =>
+            {
+                self.next_line(answers_only)
+            }
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err("no answer within the time limit".into()),
+            Err(RecvTimeoutError::Disconnected) => Err("engine closed its output".into()),
+        }
+    }
+
+    fn expect_exit(&mut self) -> Result<(), String> {
+        self.input = None;
+        match self.output.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(line) => return Err(format!("unexpected output line '{line}'")),
+            Err(RecvTimeoutError::Timeout) => return Err("engine did not exit".into()),
+            Err(RecvTimeoutError::Disconnected) => {}
+        }
+        let status = self.child.wait().map_err(|e| e.to_string())?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("engine exited with {status}"))
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn unescape(text: &str, groups: &[String]) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek().copied()) {
+            ('\\', Some(e @ ('r' | 'n' | 't' | '\\'))) => {
+                chars.next();
+                out.push(match e {
+                    'r' => '\r',
+                    'n' => '\n',
+                    't' => '\t',
+                    _ => '\\',
+                });
+            }
+            ('$', Some(d)) if d.is_ascii_digit() => {
+                chars.next();
+                let index = d.to_digit(10).unwrap() as usize;
+                out.push_str(groups.get(index).map_or("", String::as_str));
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Runs one transcript; the error names the failing line.
+fn run_transcript(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut engine = Engine::start();
+    let mut groups: Vec<String> = Vec::new();
+    let mut exited = false;
+    for (number, line) in text.lines().enumerate() {
+        let fail = |why: String| format!("line {}: {line}\n  {why}", number + 1);
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(raw) = line.strip_prefix(">> ") {
+            engine
+                .send(unescape(raw, &groups).as_bytes())
+                .map_err(fail)?;
+        } else if let Some(command) = line.strip_prefix("> ") {
+            let bytes = unescape(command, &groups) + "\n";
+            engine.send(bytes.as_bytes()).map_err(fail)?;
+        } else if line == "< EOF" {
+            engine.expect_exit().map_err(fail)?;
+            exited = true;
+        } else if let Some(pattern) = line.strip_prefix("< ~") {
+            let regex = Regex::new(&format!("^(?:{pattern})$")).map_err(|e| fail(e.to_string()))?;
+            let got = engine
+                .next_line(!pattern.starts_with("MESSAGE"))
+                .map_err(fail)?;
+            let captures = regex
+                .captures(&got)
+                .ok_or_else(|| fail(format!("got '{got}'")))?;
+            if captures.len() > 1 {
+                groups = captures
+                    .iter()
+                    .map(|m| m.map_or(String::new(), |m| m.as_str().to_string()))
+                    .collect();
+            }
+        } else if let Some(expected) = line.strip_prefix("< ") {
+            let expected = unescape(expected, &groups);
+            let got = engine
+                .next_line(!expected.starts_with("MESSAGE"))
+                .map_err(fail)?;
+            if got != expected {
+                return Err(fail(format!("got '{got}'")));
+            }
+        } else if line == "! close" {
+            engine.input = None;
+        } else {
+            return Err(fail("not a transcript line".into()));
+        }
+    }
+    if !exited {
+        engine
+            .expect_exit()
+            .map_err(|why| format!("after the last line: {why}"))?;
+    }
+    Ok(())
+}
+
+fn transcripts() -> Vec<PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .expect("protocol-tests is readable")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+#[test]
+fn every_transcript_passes() {
+    let paths = transcripts();
+    assert!(paths.len() >= 10, "transcripts are missing: {paths:?}");
+    let failures: Vec<String> = thread::scope(|scope| {
+        let runs: Vec<_> = paths
+            .iter()
+            .map(|path| {
+                scope.spawn(move || {
+                    run_transcript(path).map_err(|e| format!("{}: {e}", path.display()))
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .filter_map(|run| run.join().expect("transcript thread").err())
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} transcript(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_huge_line_gets_one_answer_and_changes_nothing() {
+    let mut engine = Engine::start();
+    engine.send(b"START 15\n").unwrap();
+    assert_eq!(engine.next_line(true).unwrap(), "OK");
+    let mut huge = "TURN ".to_string() + &"7".repeat(100_000);
+    huge.push('\n');
+    engine.send(huge.as_bytes()).unwrap();
+    assert!(engine.next_line(true).unwrap().starts_with("ERROR "));
+    let garbage = "x".repeat(3 << 20) + "\n";
+    engine.send(garbage.as_bytes()).unwrap();
+    assert!(engine.next_line(true).unwrap().starts_with("ERROR "));
+    engine.send(b"TURN 7,7\n").unwrap();
+    let answer = engine.next_line(true).unwrap();
+    assert!(
+        Regex::new(r"^\d+,\d+$").unwrap().is_match(&answer),
+        "{answer}"
+    );
+    engine.expect_exit().unwrap();
+}

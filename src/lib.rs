@@ -4,4 +4,8 @@
 //! test or a subcommand needs is reachable from here.
 
 pub mod board;
+pub mod eval;
+pub mod opening;
+pub mod protocol;
 pub mod rules;
+pub mod search;

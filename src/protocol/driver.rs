@@ -1,0 +1,715 @@
+//! The protocol driver: owns the game and the settings, turns commands into answers, runs
+//! the thinking on a worker thread, and is the only writer to stdout.
+//!
+//! Two parts. [`Session`] is the synchronous state machine: a line in, answer lines and
+//! at most one [`Task`] out; a command it rejects leaves it exactly as it was. [`run`]
+//! wires it to the world: a reader thread turns input into lines, a worker thread runs
+//! each task, and the main loop serialises everything through one channel, so `END`,
+//! `STOP` and `YXSTOP` are seen within milliseconds even while the worker thinks.
+
+use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError};
+use crate::board::{Board, Cell, Color, MAX_SIZE, MIN_SIZE, Pos};
+use crate::opening::{self, Swap2Answer};
+use crate::rules::{self, Rule, RuleSetting};
+use crate::search::{self, Limits, Progress, Reporter, ScoredMove};
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+
+pub const ABOUT: &str = concat!(
+    "name=\"Lianzhu\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"The Lianzhu developers\", country=\"-\", www=\"-\""
+);
+
+/// Input lines longer than this are cut and answered with an error.
+const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Settings from INFO, kept across games.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rule: RuleSetting,
+    pub timeout_turn_ms: i64,
+    pub timeout_match_ms: i64,
+    pub time_left_ms: i64,
+    pub max_memory: u64,
+    pub game_type: i64,
+    pub folder: Option<String>,
+    pub threads: u32,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    pub pondering: bool,
+    pub caution_factor: i64,
+    pub show_detail: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            rule: RuleSetting {
+                rule: Rule::Freestyle,
+                continuous: false,
+            },
+            timeout_turn_ms: 30_000,
+            timeout_match_ms: 1_000_000_000,
+            time_left_ms: i64::from(i32::MAX),
+            max_memory: 0,
+            game_type: 1,
+            folder: None,
+            threads: 1,
+            max_depth: None,
+            max_nodes: None,
+            pondering: false,
+            caution_factor: 0,
+            show_detail: 0,
+        }
+    }
+}
+
+/// Work for the worker thread.
+#[derive(Clone)]
+pub enum Task {
+    /// Find the `count` best moves of the side to move; with `play`, play the best.
+    Think {
+        board: Board,
+        count: usize,
+        play: bool,
+        limits: Limits,
+    },
+    Swap2 {
+        board: Board,
+    },
+}
+
+/// What the worker hands back.
+#[derive(Debug)]
+pub enum TaskResult {
+    Moves {
+        moves: Vec<ScoredMove>,
+        count: usize,
+        play: bool,
+    },
+    Swap2(Swap2Answer),
+}
+
+impl Task {
+    /// Carries the task out; runs on the worker thread.
+    pub fn run(self, stop: &AtomicBool, reporter: &mut dyn Reporter) -> TaskResult {
+        match self {
+            Task::Think {
+                board,
+                count,
+                play,
+                limits,
+            } => TaskResult::Moves {
+                moves: search::best_moves(&board, count, &limits, stop, reporter),
+                count,
+                play,
+            },
+            Task::Swap2 { board } => TaskResult::Swap2(opening::swap2(&board)),
+        }
+    }
+}
+
+/// What a line asks of the outside.
+#[derive(Default)]
+pub struct Output {
+    pub lines: Vec<String>,
+    pub task: Option<Task>,
+    pub exit: bool,
+}
+
+impl Output {
+    fn line(text: impl Into<String>) -> Output {
+        Output {
+            lines: vec![text.into()],
+            ..Output::default()
+        }
+    }
+
+    fn error(text: impl AsRef<str>) -> Output {
+        Output::line(format!("ERROR {}", text.as_ref()))
+    }
+
+    fn task(task: Task) -> Output {
+        Output {
+            task: Some(task),
+            ..Output::default()
+        }
+    }
+}
+
+struct OpenBlock {
+    kind: BlockKind,
+    stones: Vec<(Coord, Option<i64>)>,
+    /// The first bad line, reported at DONE.
+    error: Option<String>,
+}
+
+/// The game state and settings, driven one line at a time.
+#[derive(Default)]
+pub struct Session {
+    settings: Settings,
+    board: Option<Board>,
+    block: Option<OpenBlock>,
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    /// Handles one input line (without its line ending).
+    pub fn handle_line(&mut self, raw: &str) -> Output {
+        let line = raw.trim();
+        if line.is_empty() {
+            return Output::default();
+        }
+        if self.block.is_some() {
+            return self.block_line(line);
+        }
+        match parse::command(line) {
+            Ok(command) => self.command(command),
+            Err(ParseError::Unknown(text)) => Output::line(format!("UNKNOWN command '{text}'")),
+            Err(ParseError::Malformed(text)) => Output::error(text),
+        }
+    }
+
+    fn command(&mut self, command: Command) -> Output {
+        match command {
+            Command::Start { width, height } => self.start(width, height),
+            Command::Restart => match &self.board {
+                Some(board) => {
+                    let (w, h) = (board.width(), board.height());
+                    self.board = Some(Board::new(w, h, self.settings.rule.rule));
+                    Output::line("OK")
+                }
+                None => Output::error("RESTART before START: no board size known"),
+            },
+            Command::Begin => self.with_board(|_, _| Ok(())),
+            Command::Turn(at) => self.turn(at),
+            Command::Takeback(at) => self.takeback(at),
+            Command::Play(at) => self.play(at),
+            Command::Block(kind) => {
+                self.block = Some(OpenBlock {
+                    kind,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Output::default()
+            }
+            Command::About => Output::line(ABOUT),
+            Command::End => Output {
+                exit: true,
+                ..Output::default()
+            },
+            Command::Info(info) => self.info(info),
+            Command::ShowForbid => self.show_forbid(),
+            Command::NBest(count) => self.nbest(count),
+            Command::HashClear | Command::Stop => Output::default(),
+        }
+    }
+
+    fn start(&mut self, width: i64, height: i64) -> Output {
+        let range = MIN_SIZE as i64..=MAX_SIZE as i64;
+        if !range.contains(&width) || !range.contains(&height) {
+            return Output::error(format!(
+                "unsupported board size {width}x{height}: sizes {MIN_SIZE} to {MAX_SIZE} are supported"
+            ));
+        }
+        self.board = Some(Board::new(
+            width as usize,
+            height as usize,
+            self.settings.rule.rule,
+        ));
+        Output::line("OK")
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            deadline: None,
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+        }
+    }
+
+    fn think_task(&self, board: Board, count: usize, play: bool) -> Task {
+        Task::Think {
+            board,
+            count,
+            play,
+            limits: self.limits(),
+        }
+    }
+
+    /// Applies `change` to a copy of the board and, if it succeeds and the side to move
+    /// has a legal move, keeps the copy and asks for a move. Otherwise nothing changes.
+    fn with_board(
+        &mut self,
+        change: impl FnOnce(&mut Board, &Settings) -> Result<(), String>,
+    ) -> Output {
+        let Some(board) = &self.board else {
+            return Output::error("no board: send START first");
+        };
+        let mut board = board.clone();
+        if let Err(message) = change(&mut board, &self.settings) {
+            return Output::error(message);
+        }
+        if !has_legal_move(&mut board) {
+            return Output::error("no legal move left: the board is full");
+        }
+        self.board = Some(board.clone());
+        Output::task(self.think_task(board, 1, true))
+    }
+
+    fn turn(&mut self, at: Coord) -> Output {
+        self.with_board(|board, _| {
+            let pos = empty_point(board, at)?;
+            board.play(pos);
+            Ok(())
+        })
+    }
+
+    fn takeback(&mut self, at: Coord) -> Output {
+        let Some(board) = &mut self.board else {
+            return Output::error("no board: send START first");
+        };
+        match board.pos(at.x, at.y) {
+            None => Output::error(format!("TAKEBACK {at} is off the board")),
+            Some(pos) if board.remove(pos) => Output::line("OK"),
+            Some(_) => Output::error(format!("TAKEBACK {at}: the square is empty")),
+        }
+    }
+
+    fn play(&mut self, at: Coord) -> Output {
+        let Some(board) = &mut self.board else {
+            return Output::error("no board: send START first");
+        };
+        let pos = match empty_point(board, at) {
+            Ok(pos) => pos,
+            Err(message) => return Output::error(message),
+        };
+        if !rules::is_legal(board, pos, board.to_move()) {
+            return Output::error(format!("PLAY {at} is forbidden for Black under renju"));
+        }
+        board.play(pos);
+        Output::line(pos.to_string())
+    }
+
+    fn info(&mut self, info: Info) -> Output {
+        let settings = &mut self.settings;
+        match info {
+            Info::TimeoutTurn(ms) => settings.timeout_turn_ms = ms,
+            Info::TimeoutMatch(ms) => settings.timeout_match_ms = ms,
+            Info::TimeLeft(ms) => settings.time_left_ms = ms,
+            Info::MaxMemory(bytes) => settings.max_memory = bytes,
+            Info::GameType(kind) => settings.game_type = kind,
+            Info::Rule(mask) => {
+                let Some(rule) = RuleSetting::from_mask(mask) else {
+                    return Output::error(format!(
+                        "INFO rule {mask} is not supported: use 0, 1, 4 or 8, plus 2 for a continuous game"
+                    ));
+                };
+                settings.rule = rule;
+                if let Some(board) = &mut self.board {
+                    board.set_rule(rule.rule);
+                }
+            }
+            Info::Folder(folder) => settings.folder = Some(folder),
+            Info::ThreadNum(threads) => settings.threads = threads.max(1),
+            Info::MaxDepth(depth) => settings.max_depth = (depth > 0).then_some(depth),
+            Info::MaxNode(nodes) => settings.max_nodes = (nodes > 0).then_some(nodes),
+            Info::Pondering(on) => settings.pondering = on,
+            Info::CautionFactor(value) => settings.caution_factor = value,
+            Info::ShowDetail(value) => settings.show_detail = value,
+            Info::Ignored => {}
+        }
+        Output::default()
+    }
+
+    fn show_forbid(&mut self) -> Output {
+        let Some(board) = &mut self.board else {
+            return Output::error("no board: send START first");
+        };
+        let mut text = String::from("FORBID ");
+        if board.to_move() == Color::Black {
+            for (pos, _) in rules::forbidden_points(board) {
+                text.push_str(&format!("{:02}{:02}", pos.x(), pos.y()));
+            }
+        }
+        text.push('.');
+        Output::line(text)
+    }
+
+    fn nbest(&mut self, count: i64) -> Output {
+        let Some(board) = &mut self.board else {
+            return Output::error("no board: send START first");
+        };
+        if count < 1 {
+            return Output::error(format!("YXNBEST {count}: the count must be at least 1"));
+        }
+        if !has_legal_move(board) {
+            return Output::error("no legal move left: the board is full");
+        }
+        let count = count.min(board.width() as i64 * board.height() as i64) as usize;
+        let board = board.clone();
+        Output::task(self.think_task(board, count, false))
+    }
+
+    fn block_line(&mut self, line: &str) -> Output {
+        let block = self.block.as_mut().expect("called inside a block");
+        match parse::block_line(line) {
+            Ok(BlockLine::Done) => {
+                let block = self.block.take().expect("inside a block");
+                self.finish_block(block)
+            }
+            Ok(BlockLine::Stone { at, field }) => {
+                block.stones.push((at, field));
+                Output::default()
+            }
+            Err(_) if parse::looks_like_command(line) => {
+                let name = block.kind.name();
+                self.block = None;
+                let mut output = self.handle_line(line);
+                output.lines.insert(
+                    0,
+                    format!(
+                        "ERROR {name} abandoned: no DONE before '{}'",
+                        parse::quote(line)
+                    ),
+                );
+                output
+            }
+            Err(ParseError::Malformed(text) | ParseError::Unknown(text)) => {
+                block.error.get_or_insert(text);
+                Output::default()
+            }
+        }
+    }
+
+    fn finish_block(&mut self, block: OpenBlock) -> Output {
+        let name = block.kind.name();
+        let Some(current) = &self.board else {
+            return Output::error(format!("{name} before START: no board"));
+        };
+        if let Some(error) = block.error {
+            return Output::error(format!("{name} rejected: {error}"));
+        }
+        let mut board = Board::new(current.width(), current.height(), self.settings.rule.rule);
+        let setup = match block.kind {
+            BlockKind::Swap2Board => set_up_swap2(&mut board, &block.stones),
+            BlockKind::Board | BlockKind::YxBoard => {
+                set_up_position(&mut board, &block.stones, self.settings.rule.rule)
+            }
+        };
+        if let Err(message) = setup {
+            return Output::error(format!("{name} rejected: {message}"));
+        }
+        match block.kind {
+            BlockKind::YxBoard => {
+                self.board = Some(board);
+                Output::default()
+            }
+            BlockKind::Board => {
+                if !has_legal_move(&mut board) {
+                    return Output::error("BOARD rejected: no legal move left, the board is full");
+                }
+                self.board = Some(board.clone());
+                Output::task(self.think_task(board, 1, true))
+            }
+            BlockKind::Swap2Board => {
+                self.board = Some(board.clone());
+                Output::task(Task::Swap2 { board })
+            }
+        }
+    }
+
+    /// Takes the worker's result: answer lines, and the engine's move played on the board.
+    pub fn finish(&mut self, result: TaskResult) -> Output {
+        match result {
+            TaskResult::Moves { moves, count, play } => self.finish_moves(moves, count, play),
+            TaskResult::Swap2(answer) => self.finish_swap2(answer),
+        }
+    }
+
+    fn finish_moves(&mut self, moves: Vec<ScoredMove>, count: usize, play: bool) -> Output {
+        let Some(best) = moves.first() else {
+            return Output::error("no legal move");
+        };
+        let mut output = Output::default();
+        if count > 1 {
+            for (rank, m) in moves.iter().enumerate() {
+                output.lines.push(format!(
+                    "MESSAGE nbest {} {} ev {}",
+                    rank + 1,
+                    m.pos,
+                    m.score
+                ));
+            }
+        }
+        if play && let Some(board) = &mut self.board {
+            board.play(best.pos);
+        }
+        output.lines.push(best.pos.to_string());
+        output
+    }
+
+    fn finish_swap2(&mut self, answer: Swap2Answer) -> Output {
+        let board = self.board.as_mut().expect("swap2 runs on a board");
+        match answer {
+            Swap2Answer::Swap => Output::line("SWAP"),
+            Swap2Answer::Stones(stones) => {
+                for &pos in &stones {
+                    board.play(pos);
+                }
+                let text: Vec<String> = stones.iter().map(|p| p.to_string()).collect();
+                Output::line(text.join(" "))
+            }
+        }
+    }
+}
+
+fn has_legal_move(board: &mut Board) -> bool {
+    let me = board.to_move();
+    let empties: Vec<Pos> = board.empty_points().collect();
+    empties.into_iter().any(|p| rules::is_legal(board, p, me))
+}
+
+fn empty_point(board: &Board, at: Coord) -> Result<Pos, String> {
+    let pos = board
+        .pos(at.x, at.y)
+        .ok_or_else(|| format!("{at} is off the {}x{} board", board.width(), board.height()))?;
+    if board.is_empty(pos) {
+        Ok(pos)
+    } else {
+        Err(format!("{at} is already occupied"))
+    }
+}
+
+/// Fills an empty board from BOARD lines: field 1 the engine's stones, 2 the opponent's,
+/// 3 a stone of nobody's. The engine is to move: Black with as many stones as the
+/// opponent, White with one fewer (any other count is refused only under renju).
+fn set_up_position(
+    board: &mut Board,
+    stones: &[(Coord, Option<i64>)],
+    rule: Rule,
+) -> Result<(), String> {
+    let count = |field| stones.iter().filter(|(_, f)| *f == Some(field)).count();
+    let (own, opponent) = (count(1), count(2));
+    let own_color = if own == opponent {
+        Color::Black
+    } else if own + 1 == opponent {
+        Color::White
+    } else if rule == Rule::Renju {
+        return Err(format!(
+            "{own} own and {opponent} opponent stones cannot occur under renju"
+        ));
+    } else if own < opponent {
+        Color::White
+    } else {
+        Color::Black
+    };
+    for &(at, field) in stones {
+        let cell = match field {
+            Some(1) => Cell::Stone(own_color),
+            Some(2) => Cell::Stone(own_color.opponent()),
+            Some(3) => Cell::Wall,
+            Some(other) => return Err(format!("stone {at}: field {other} is not 1, 2 or 3")),
+            None => return Err(format!("stone {at}: the field X,Y,F is missing")),
+        };
+        let pos = empty_point(board, at).map_err(|e| format!("stone {e}"))?;
+        board.put(pos, cell);
+    }
+    board.set_to_move(own_color);
+    Ok(())
+}
+
+/// Fills an empty board from SWAP2BOARD lines: stones in move order, Black first; a
+/// field, if given, is ignored since the order fixes the colours.
+fn set_up_swap2(board: &mut Board, stones: &[(Coord, Option<i64>)]) -> Result<(), String> {
+    if ![0, 3, 5].contains(&stones.len()) {
+        return Err(format!(
+            "{} stones: swap2 positions have 0, 3 or 5",
+            stones.len()
+        ));
+    }
+    for &(at, _) in stones {
+        let pos = empty_point(board, at).map_err(|e| format!("stone {e}"))?;
+        board.play(pos);
+    }
+    Ok(())
+}
+
+/// Events of the main loop.
+enum Event {
+    Line(String),
+    TooLong(usize),
+    Eof,
+    Progress(Progress),
+    Done(Result<TaskResult, String>),
+}
+
+struct ChannelReporter(Sender<Event>);
+
+impl Reporter for ChannelReporter {
+    fn progress(&mut self, progress: &Progress) {
+        // The main loop may be gone after END; nothing is lost then.
+        let _ = self.0.send(Event::Progress(progress.clone()));
+    }
+}
+
+/// Formats one progress report as a MESSAGE line.
+pub fn progress_line(p: &Progress) -> String {
+    let millis = p.elapsed.as_millis();
+    let nps = (p.nodes as u128 * 1000)
+        .checked_div(millis)
+        .unwrap_or(p.nodes as u128);
+    let pv: Vec<String> = p.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "MESSAGE depth {} ev {} n {} nps {} tm {} pv {}",
+        p.depth,
+        p.score,
+        p.nodes,
+        nps,
+        millis,
+        pv.join(" ")
+    )
+}
+
+/// Splits raw input into lines at CR, LF or CR LF, and sends them to the main loop.
+fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buffer) => buffer,
+        };
+        let length = buffer.len();
+        for &byte in buffer {
+            if byte == b'\r' || byte == b'\n' {
+                let event = if dropped > 0 {
+                    Event::TooLong(line.len() + dropped)
+                } else {
+                    Event::Line(String::from_utf8_lossy(&line).into_owned())
+                };
+                line.clear();
+                dropped = 0;
+                if events.send(event).is_err() {
+                    return;
+                }
+            } else if line.len() < MAX_LINE_BYTES {
+                line.push(byte);
+            } else {
+                dropped += 1;
+            }
+        }
+        input.consume(length);
+    }
+    if !line.is_empty() {
+        let _ = events.send(Event::Line(String::from_utf8_lossy(&line).into_owned()));
+    }
+    let _ = events.send(Event::Eof);
+}
+
+struct Worker {
+    stop: Arc<AtomicBool>,
+}
+
+/// Runs the protocol on `input` and `output` until END, or until the input has ended and
+/// every command read before its end has been answered.
+pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std::io::Result<()> {
+    let (events, inbox) = mpsc::channel();
+    let reader_events = events.clone();
+    thread::spawn(move || read_lines(input, reader_events));
+    let mut session = Session::new();
+    let mut worker: Option<Worker> = None;
+    let mut queued: VecDeque<String> = VecDeque::new();
+    let mut input_ended = false;
+    loop {
+        let event = if let (None, Some(line)) = (&worker, queued.front()) {
+            let line = line.clone();
+            queued.pop_front();
+            Event::Line(line)
+        } else if worker.is_none() && input_ended {
+            return Ok(());
+        } else {
+            inbox.recv().unwrap_or(Event::Eof)
+        };
+        let answer = match event {
+            Event::Line(line) if worker.is_some() => {
+                match parse::command(line.trim()) {
+                    Ok(Command::End) => return Ok(()),
+                    Ok(Command::Stop) => {
+                        if let Some(w) = &worker {
+                            w.stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    _ => queued.push_back(line),
+                }
+                continue;
+            }
+            Event::Line(line) => session.handle_line(&line),
+            Event::TooLong(bytes) => {
+                Output::error(format!("input line of {bytes} bytes is too long"))
+            }
+            Event::Eof => {
+                input_ended = true;
+                continue;
+            }
+            Event::Progress(progress) => Output::line(progress_line(&progress)),
+            Event::Done(result) => {
+                worker = None;
+                match result {
+                    Ok(result) => session.finish(result),
+                    Err(reason) => {
+                        Output::error(format!("internal error while thinking: {reason}"))
+                    }
+                }
+            }
+        };
+        for line in &answer.lines {
+            writeln!(output, "{line}")?;
+        }
+        output.flush()?;
+        if answer.exit {
+            return Ok(());
+        }
+        if let Some(task) = answer.task {
+            worker = Some(start_worker(task, events.clone()));
+        }
+    }
+}
+
+fn start_worker(task: Task, events: Sender<Event>) -> Worker {
+    let stop = Arc::new(AtomicBool::new(false));
+    let worker_stop = Arc::clone(&stop);
+    thread::spawn(move || {
+        let mut reporter = ChannelReporter(events.clone());
+        let result =
+            panic::catch_unwind(AssertUnwindSafe(|| task.run(&worker_stop, &mut reporter)))
+                .map_err(|payload| panic_text(payload.as_ref()));
+        let _ = events.send(Event::Done(result));
+    });
+    Worker { stop }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
