@@ -379,6 +379,126 @@ mod tests {
         }
     }
 
+    #[derive(PartialEq)]
+    enum LineOutcome {
+        Short,
+        Win,
+        Overline,
+        Blocked,
+    }
+
+    /// How the rule judges `color`'s run through the stone on `pos` along direction `d`,
+    /// walking the board cell by cell.
+    fn line_outcome(board: &Board, pos: Pos, d: usize, color: Color) -> LineOutcome {
+        let (dx, dy) = DIRECTIONS[d];
+        let reach = |sign: i32| {
+            (1..)
+                .take_while(|&k| {
+                    board
+                        .offset(pos, sign * dx * k, sign * dy * k)
+                        .is_some_and(|p| board.cell(p) == Cell::Stone(color))
+                })
+                .count() as i32
+        };
+        let (back, forward) = (reach(-1), reach(1));
+        let length = back + forward + 1;
+        let opponent_at = |k: i32| {
+            board
+                .offset(pos, dx * k, dy * k)
+                .is_some_and(|p| board.cell(p) == Cell::Stone(color.opponent()))
+        };
+        match (board.rule().line_rule(color), length) {
+            (_, 0..=4) => LineOutcome::Short,
+            (LineRule::Exact, 6..) => LineOutcome::Overline,
+            (LineRule::Caro, 5) if opponent_at(-back - 1) && opponent_at(forward + 1) => {
+                LineOutcome::Blocked
+            }
+            _ => LineOutcome::Win,
+        }
+    }
+
+    /// Offsets on line `d` where one more stone wins through `pos`, as a pattern.
+    fn fours(board: &mut Board, pos: Pos, d: usize, color: Color) -> Pattern {
+        let (dx, dy) = DIRECTIONS[d];
+        let mut found = Vec::new();
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let Some(q) = board.offset(pos, dx * k, dy * k) else {
+                continue;
+            };
+            if board.is_empty(q) {
+                board.put(q, Cell::Stone(color));
+                if line_outcome(board, pos, d, color) == LineOutcome::Win {
+                    found.push(k);
+                }
+                board.undo();
+            }
+        }
+        match found.as_slice() {
+            [] => Pattern::None,
+            [_] => Pattern::Block4,
+            [a, b] if b - a == 5 => Pattern::Flex4,
+            _ => Pattern::Double4,
+        }
+    }
+
+    /// The pattern `color` makes at the empty `pos` along `d`, by brute force on the
+    /// board, down to threes (anything weaker is `None`).
+    fn brute_pattern(board: &mut Board, pos: Pos, d: usize, color: Color) -> Pattern {
+        board.put(pos, Cell::Stone(color));
+        let result = match line_outcome(board, pos, d, color) {
+            LineOutcome::Win => Pattern::Five,
+            LineOutcome::Overline => Pattern::Overline,
+            LineOutcome::Blocked => Pattern::None,
+            LineOutcome::Short => match fours(board, pos, d, color) {
+                Pattern::None => {
+                    let (dx, dy) = DIRECTIONS[d];
+                    let mut best = Pattern::None;
+                    for k in (-4..=4).filter(|&k| k != 0) {
+                        let Some(q) = board.offset(pos, dx * k, dy * k) else {
+                            continue;
+                        };
+                        if board.is_empty(q) {
+                            board.put(q, Cell::Stone(color));
+                            if line_outcome(board, pos, d, color) == LineOutcome::Short {
+                                best = best.max(fours(board, pos, d, color).one_stone_short());
+                            }
+                            board.undo();
+                        }
+                    }
+                    best
+                }
+                four => four,
+            },
+        };
+        board.undo();
+        result
+    }
+
+    #[test]
+    fn tables_agree_with_brute_force_down_to_threes() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            for _ in 0..12 {
+                let mut board = Board::new(13, 13, rule);
+                for _ in 0..rng.random_range(20..100) {
+                    let empties: Vec<Pos> = board.empty_points().collect();
+                    board.play(empties[rng.random_range(0..empties.len())]);
+                }
+                for pos in board.empty_points().collect::<Vec<_>>() {
+                    for color in [Color::Black, Color::White] {
+                        for d in 0..4 {
+                            let table = board.pattern(pos, color, d);
+                            let strong = table >= Pattern::Block3 || table == Pattern::Overline;
+                            let table = if strong { table } else { Pattern::None };
+                            let brute = brute_pattern(&mut board, pos, d, color);
+                            assert_eq!(table, brute, "{rule:?} {pos} {color:?} d{d}\n{board}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The tables agree with a direct scan of the board on random positions.
     #[test]
     fn table_fives_agree_with_board_scan() {

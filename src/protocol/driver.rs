@@ -713,3 +713,117 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn snapshot(session: &Session) -> String {
+        let board = session.board().map(|b| {
+            (
+                b.width(),
+                b.height(),
+                b.rule(),
+                b.to_move(),
+                b.hash(),
+                b.history().to_vec(),
+            )
+        });
+        format!("{:?} {:?}", session.settings(), board)
+    }
+
+    fn feed(session: &mut Session, lines: &[&str]) -> Vec<String> {
+        let mut answers = Vec::new();
+        for line in lines {
+            let output = session.handle_line(line);
+            answers.extend(output.lines);
+            if let Some(task) = output.task {
+                let result = task.run(&AtomicBool::new(false), &mut NullReporter);
+                answers.extend(session.finish(result).lines);
+            }
+        }
+        answers
+    }
+
+    struct NullReporter;
+
+    impl Reporter for NullReporter {
+        fn progress(&mut self, _: &Progress) {}
+    }
+
+    #[test]
+    fn rejected_commands_leave_the_session_unchanged() {
+        let mut session = Session::new();
+        feed(
+            &mut session,
+            &["INFO rule 4", "START 15", "TURN 7,7", "TURN 9,9"],
+        );
+        let before = snapshot(&session);
+        let bad_inputs: &[&[&str]] = &[
+            &["START 4"],
+            &["START 33"],
+            &["RECTSTART 3,40"],
+            &["TURN 7,7"],
+            &["TURN 15,1"],
+            &["TURN a,b"],
+            &["TAKEBACK 0,0"],
+            &["TAKEBACK 99,99"],
+            &["PLAY 7,7"],
+            &["INFO rule 5"],
+            &["INFO timeout_turn x"],
+            &["YXNBEST 0"],
+            &["BOARD", "1,1,1", "1,1,2", "DONE"],
+            &["BOARD", "1,1,1", "DONE"],
+            &["YXBOARD", "1,1,1", "1,x,1", "DONE"],
+            &["SWAP2BOARD", "1,1", "DONE"],
+            &["FROBNICATE"],
+            &["BEGIN now"],
+        ];
+        for lines in bad_inputs {
+            let answers = feed(&mut session, lines);
+            assert!(
+                answers
+                    .iter()
+                    .any(|a| a.starts_with("ERROR") || a.starts_with("UNKNOWN")),
+                "{lines:?} → {answers:?}"
+            );
+            assert_eq!(snapshot(&session), before, "{lines:?} changed the session");
+        }
+    }
+
+    #[test]
+    fn a_turn_on_the_last_empty_point_is_refused_whole() {
+        let mut session = Session::new();
+        feed(&mut session, &["START 5"]);
+        let mut setup = vec!["YXBOARD".to_string()];
+        let mut field = 1;
+        for y in 0..5 {
+            for x in 0..5 {
+                if (x, y) != (4, 4) {
+                    setup.push(format!("{x},{y},{field}"));
+                    field = 3 - field;
+                }
+            }
+        }
+        setup.push("DONE".into());
+        let lines: Vec<&str> = setup.iter().map(String::as_str).collect();
+        assert!(feed(&mut session, &lines).is_empty());
+        let before = snapshot(&session);
+        let answers = feed(&mut session, &["TURN 4,4"]);
+        assert_eq!(answers, ["ERROR no legal move left: the board is full"]);
+        assert_eq!(snapshot(&session), before);
+    }
+
+    #[test]
+    fn moves_come_from_the_reader_in_every_line_ending() {
+        let input = b"start 15\r\nABOUT\rINFO rule 0\n\n  TURN 7,7  \r\n".to_vec();
+        let mut output = Vec::new();
+        run(std::io::Cursor::new(input), &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let answers: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(answers.len(), 3, "{text}");
+        assert_eq!(answers[0], "OK");
+        assert_eq!(answers[1], ABOUT);
+        assert!(answers[2].contains(','));
+    }
+}
