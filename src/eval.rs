@@ -1,98 +1,112 @@
-//! Pattern codes → scores. Reads the board, never changes it.
+//! Threats → scores. Reads the board, never changes it.
 //!
-//! A point's *threat value* for one side combines its four line patterns: a five, an
-//! unstoppable four (straight four or two fours), a four-three and a double three are
-//! classes of their own; below that the per-line weights add up.
+//! The board keeps, per colour, how many empty points give each [`Threat`]; the position
+//! score is a weighted difference of those counts from the side to move's view, so an
+//! evaluation costs two short dot products, never a loop over the board. The side to
+//! move's threats weigh more than the opponent's: it realises one of them first.
 
-use crate::board::pattern::Pattern;
+use crate::board::pattern::{THREAT_KINDS, Threat};
 use crate::board::{Board, Color, Pos};
-use crate::rules::{self, Rule};
+use crate::rules;
 
-pub const WIN_VALUE: i32 = 1_000_000;
-const OPEN_FOUR_VALUE: i32 = 100_000;
-const FOUR_THREE_VALUE: i32 = 40_000;
-const DOUBLE_THREE_VALUE: i32 = 15_000;
-
-/// Weight of one line pattern, indexed by `Pattern as usize`.
-const LINE_WEIGHTS: [i32; 12] = [
+/// Weights of the side to move's threat points, indexed by `Threat as usize`.
+const OWN_WEIGHTS: [i32; THREAT_KINDS] = [
     0,    // None
-    0,    // Overline
-    2,    // Block1
-    12,   // Flex1
-    30,   // Block2
-    150,  // Flex2
-    120,  // Block3
-    1200, // Flex3
-    900,  // Block4
-    OPEN_FOUR_VALUE,
-    OPEN_FOUR_VALUE,
-    WIN_VALUE,
+    0,    // Forbidden
+    2,    // One
+    6,    // Block2
+    16,   // Flex2
+    36,   // Flex2x2
+    14,   // Block3
+    40,   // Block3Plus
+    90,   // Flex3
+    120,  // Flex3Plus
+    60,   // Block4
+    120,  // Block4Plus
+    500,  // Flex3x2
+    700,  // Block4Flex3
+    2000, // Flex4
+    4000, // Five
 ];
 
-/// What playing `pos` is worth to the side whose patterns these are.
-pub fn threat_value(patterns: [Pattern; 4]) -> i32 {
-    let fours: u32 = patterns.iter().map(|p| p.four_count()).sum();
-    let flex_threes = patterns.iter().filter(|&&p| p == Pattern::Flex3).count();
-    let lines: i32 = patterns.iter().map(|&p| LINE_WEIGHTS[p as usize]).sum();
-    let class = if patterns.contains(&Pattern::Five) {
-        WIN_VALUE
-    } else if fours >= 2 {
-        OPEN_FOUR_VALUE
-    } else if fours == 1 && flex_threes >= 1 {
-        FOUR_THREE_VALUE
-    } else if flex_threes >= 2 {
-        DOUBLE_THREE_VALUE
-    } else {
-        0
+/// Weights of the opponent's threat points.
+const OPPONENT_WEIGHTS: [i32; THREAT_KINDS] = [
+    0, 0, 2, 6, 16, 36, 14, 40, 80, 110, 50, 100, 300, 400, 900, 2000,
+];
+
+/// Move-ordering value of a point for its attacker and for its defender.
+const ATTACK_ORDER: [i32; THREAT_KINDS] = [
+    0, -100, 1, 4, 12, 30, 10, 35, 80, 100, 60, 110, 600, 1000, 5000, 20000,
+];
+const DEFEND_ORDER: [i32; THREAT_KINDS] = [
+    0, 0, 1, 3, 10, 25, 8, 30, 60, 80, 45, 90, 400, 700, 3000, 10000,
+];
+
+/// Static score of the position for the side to move.
+pub fn evaluate(board: &Board) -> i32 {
+    let me = board.to_move();
+    let sum = |color: Color, weights: &[i32; THREAT_KINDS]| -> i32 {
+        (0..THREAT_KINDS)
+            .map(|k| weights[k] * board.threat_count(color, threat_from_index(k)) as i32)
+            .sum()
     };
-    class.max(lines)
+    sum(me, &OWN_WEIGHTS) - sum(me.opponent(), &OPPONENT_WEIGHTS)
 }
 
-/// Threat value of `pos` for `color`, zero where Black may not play under renju.
-pub fn point_value(board: &mut Board, pos: Pos, color: Color) -> i32 {
-    let value = threat_value(board.patterns(pos, color));
-    let may_play = color == Color::White
-        || board.rule() != Rule::Renju
-        || value < LINE_WEIGHTS[Pattern::Flex3 as usize]
-        || !rules::is_forbidden(board, pos);
-    if may_play { value } else { 0 }
+fn threat_from_index(index: usize) -> Threat {
+    const ALL: [Threat; THREAT_KINDS] = [
+        Threat::None,
+        Threat::Forbidden,
+        Threat::One,
+        Threat::Block2,
+        Threat::Flex2,
+        Threat::Flex2x2,
+        Threat::Block3,
+        Threat::Block3Plus,
+        Threat::Flex3,
+        Threat::Flex3Plus,
+        Threat::Block4,
+        Threat::Block4Plus,
+        Threat::Flex3x2,
+        Threat::Block4Flex3,
+        Threat::Flex4,
+        Threat::Five,
+    ];
+    ALL[index]
+}
+
+/// How promising `pos` looks for the side to move: its own threat there plus the
+/// opponent's threat it takes away. For move ordering; fouls are not checked.
+pub fn move_value(board: &Board, pos: Pos) -> i32 {
+    let me = board.to_move();
+    ATTACK_ORDER[board.threat(pos, me) as usize]
+        + DEFEND_ORDER[board.threat(pos, me.opponent()) as usize]
 }
 
 /// Points worth considering: empty points within two of a stone, or the centre of an
-/// empty board.
+/// empty board (or any empty point when nothing is near a stone).
 pub fn candidate_points(board: &Board) -> Vec<Pos> {
-    if board
-        .history()
-        .iter()
-        .all(|m| m.cell == crate::board::Cell::Wall)
-    {
+    let mut points = Vec::new();
+    add_candidate_points(board, &mut points);
+    points
+}
+
+/// Appends the [`candidate_points`] to `out`.
+pub fn add_candidate_points(board: &Board, out: &mut Vec<Pos>) {
+    let start = out.len();
+    out.extend(board.empty_points().filter(|&p| board.is_near_stones(p)));
+    if out.len() == start {
         let centre = board.centre();
         if board.is_empty(centre) {
-            return vec![centre];
+            out.push(centre);
+        } else {
+            out.extend(board.empty_points());
         }
     }
-    let near: Vec<Pos> = board
-        .empty_points()
-        .filter(|&p| board.has_neighbour(p, 2))
-        .collect();
-    if near.is_empty() {
-        board.empty_points().collect()
-    } else {
-        near
-    }
 }
 
-/// Value of playing `pos` now for the side to move: its own threat plus most of the
-/// opponent's threat it takes away.
-pub fn move_value(board: &mut Board, pos: Pos) -> i32 {
-    let me = board.to_move();
-    let attack = point_value(board, pos, me);
-    let defence = point_value(board, pos, me.opponent());
-    attack + defence * 3 / 4
-}
-
-/// Every legal point by [`move_value`], best first; ties keep board order. Falls back to
-/// any legal point when no candidate is legal.
+/// Every legal candidate by [`move_value`], best first; ties keep board order. Falls
+/// back to any legal point when no candidate is legal.
 pub fn ranked_moves(board: &mut Board) -> Vec<(Pos, i32)> {
     let me = board.to_move();
     let mut ranked = Vec::new();
@@ -118,35 +132,11 @@ pub fn best_static_move(board: &mut Board) -> Option<(Pos, i32)> {
     ranked_moves(board).first().copied()
 }
 
-/// A static score of the position for the side to move: the best threat it can make
-/// against the best the opponent could make, plus the sum of smaller threats. A whole-
-/// board loop; used for opening decisions, not inside the search.
-pub fn evaluate(board: &mut Board) -> i32 {
-    let me = board.to_move();
-    let mut totals = [0i64; 2];
-    let mut best = [0i32; 2];
-    for pos in candidate_points(board) {
-        for (side, color) in [me, me.opponent()].into_iter().enumerate() {
-            let value = point_value(board, pos, color);
-            totals[side] += value.min(OPEN_FOUR_VALUE) as i64;
-            best[side] = best[side].max(value);
-        }
-    }
-    // The side to move realises its best threat first.
-    if best[0] >= WIN_VALUE {
-        return WIN_VALUE;
-    }
-    if best[1] >= WIN_VALUE {
-        return -(OPEN_FOUR_VALUE);
-    }
-    let spread = (totals[0] - totals[1] * 9 / 10) / 8;
-    (best[0] - best[1] * 3 / 4).saturating_add(spread.clamp(-50_000, 50_000) as i32)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Cell;
+    use crate::rules::Rule;
 
     fn board(
         rule: Rule,
@@ -224,8 +214,8 @@ mod tests {
             &[(5, 6)],
             Color::Black,
         );
-        assert!(evaluate(&mut b) > 1000);
+        assert!(evaluate(&b) > 1000);
         b.set_to_move(Color::White);
-        assert!(evaluate(&mut b) < 0);
+        assert!(evaluate(&b) < 0);
     }
 }

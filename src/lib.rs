@@ -3,9 +3,11 @@
 //! The binary `pbrain-lianzhu` is a thin shell around [`protocol::driver`]; everything a
 //! test or a subcommand needs is reachable from here.
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod opening;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod time;

@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn chooser_stays_white_when_white_stands_better() {
-        let board = board_with(&[(0, 0), (6, 7), (14, 0)]);
+        let board = board_with(&[(0, 0), (6, 7), (14, 0), (7, 7), (0, 14)]);
         assert!(matches!(swap2(&board), Swap2Answer::Stones(s) if s.len() == 1));
     }
 }

@@ -7,11 +7,19 @@
 //! neighbours at distances 1..=5, two bits each, walls for cells off the board. Placing
 //! or removing a stone rewrites two bits in the keys of the forty points that see it, so
 //! reading a pattern is one table look-up.
+//!
+//! Derived from the keys and kept up to date on every change, for the evaluation and the
+//! move generator: each empty point's four patterns and combined [`Threat`] per colour,
+//! the number of empty points of each threat per colour, the set of five points per
+//! colour, and how many stones lie within two of each point.
 
 pub mod pattern;
 
 use crate::rules::Rule;
-use pattern::{CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, Pattern, key_shift};
+use pattern::{
+    CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, Pattern, THREAT_KINDS, Threat,
+    key_shift,
+};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -37,8 +45,56 @@ impl Color {
         }
     }
 
-    fn index(self) -> usize {
+    pub fn index(self) -> usize {
         self as usize
+    }
+}
+
+const COLORS: [Color; 2] = [Color::Black, Color::White];
+
+/// A set of points as a bitmap.
+#[derive(Clone, Default)]
+pub struct PointSet([u64; POINTS / 64]);
+
+impl PointSet {
+    fn set(&mut self, pos: Pos, on: bool) {
+        let (word, bit) = (pos.index() / 64, pos.index() % 64);
+        if on {
+            self.0[word] |= 1 << bit;
+        } else {
+            self.0[word] &= !(1 << bit);
+        }
+    }
+
+    pub fn insert(&mut self, pos: Pos) {
+        self.set(pos, true);
+    }
+
+    pub fn contains(&self, pos: Pos) -> bool {
+        self.0[pos.index() / 64] >> (pos.index() % 64) & 1 == 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The first two members in board order: enough to tell none, one and several.
+    pub fn first_two(&self) -> (Option<Pos>, Option<Pos>) {
+        let mut members = self.iter();
+        (members.next(), members.next())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    Pos((i * 64 + bit) as u16)
+                })
+            })
+        })
     }
 }
 
@@ -81,6 +137,12 @@ impl Pos {
 
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+
+    /// The point whose [`Pos::index`] is `index`.
+    pub fn from_index(index: usize) -> Pos {
+        debug_assert!(index < POINTS);
+        Pos(index as u16)
     }
 }
 
@@ -140,6 +202,21 @@ pub struct Board {
     history: Vec<Move>,
     black_patterns: &'static [Pattern],
     white_patterns: &'static [Pattern],
+    /// `patterns[p][colour][d]`, kept for empty points.
+    patterns: Vec<[[Pattern; 4]; 2]>,
+    /// `combinations[p][colour]`: the four patterns as one code, see
+    /// [`pattern::combination_weight`].
+    combinations: Vec<[u16; 2]>,
+    /// Per colour, where its threats start in [`pattern::threat_table`].
+    threat_offsets: [usize; 2],
+    /// `threats[p][colour]`: `Threat::None` on occupied points.
+    threats: Vec<[Threat; 2]>,
+    threat_counts: [[u16; THREAT_KINDS]; 2],
+    fives: [PointSet; 2],
+    /// Points where the colour makes a four (or better), see [`Threat::makes_four`].
+    fours: [PointSet; 2],
+    /// Stones within Chebyshev distance two.
+    near: Vec<u8>,
 }
 
 impl Board {
@@ -157,9 +234,20 @@ impl Board {
             history: Vec::new(),
             black_patterns: &[],
             white_patterns: &[],
+            patterns: vec![[[Pattern::None; 4]; 2]; POINTS],
+            combinations: vec![[0; 2]; POINTS],
+            threat_offsets: [0; 2],
+            threats: vec![[Threat::None; 2]; POINTS],
+            threat_counts: [[0; THREAT_KINDS]; 2].map(|mut counts| {
+                counts[Threat::None as usize] = POINTS as u16;
+                counts
+            }),
+            fives: Default::default(),
+            fours: Default::default(),
+            near: vec![0; POINTS],
         };
-        board.set_rule(rule);
         board.init_edge_keys();
+        board.set_rule(rule);
         board
     }
 
@@ -187,11 +275,124 @@ impl Board {
         self.rule
     }
 
-    /// Changes the rule; stones, history and keys stay, only the pattern tables change.
+    /// Changes the rule; stones, history and keys stay, the patterns are read anew.
     pub fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
         self.black_patterns = &pattern::tables(rule.line_rule(Color::Black)).black;
         self.white_patterns = &pattern::tables(rule.line_rule(Color::White)).white;
+        let renju = usize::from(rule == Rule::Renju);
+        self.threat_offsets = [renju * pattern::COMBINATIONS, 0];
+        for pos in self.points() {
+            self.clear_threats(pos);
+            if self.is_empty(pos) {
+                self.refresh_point(pos);
+            }
+        }
+    }
+
+    fn table(&self, color: Color) -> &'static [Pattern] {
+        match color {
+            Color::Black => self.black_patterns,
+            Color::White => self.white_patterns,
+        }
+    }
+
+    fn set_threat(&mut self, pos: Pos, color: Color, threat: Threat) {
+        let c = color.index();
+        let old = std::mem::replace(&mut self.threats[pos.index()][c], threat);
+        if old == threat {
+            return;
+        }
+        self.threat_counts[c][old as usize] -= 1;
+        self.threat_counts[c][threat as usize] += 1;
+        if (old == Threat::Five) != (threat == Threat::Five) {
+            self.fives[c].set(pos, threat == Threat::Five);
+        }
+        let four = threat.makes_four() && threat != Threat::Five;
+        if (old.makes_four() && old != Threat::Five) != four {
+            self.fours[c].set(pos, four);
+        }
+    }
+
+    fn threat_of_combination(&self, color: Color, combination: u16) -> Threat {
+        pattern::threat_table()[self.threat_offsets[color.index()] + combination as usize]
+    }
+
+    /// Re-reads the pattern of the empty `pos` along `d` and its threats.
+    fn refresh_line(&mut self, pos: Pos, d: usize) {
+        let (i, key) = (pos.index(), self.keys[pos.index()][d] as usize);
+        for color in COLORS {
+            let c = color.index();
+            let new = self.table(color)[key];
+            let old = std::mem::replace(&mut self.patterns[i][c][d], new);
+            if old != new {
+                let weight = pattern::combination_weight(d);
+                let combination =
+                    self.combinations[i][c] + new as u16 * weight - old as u16 * weight;
+                self.combinations[i][c] = combination;
+                let threat = self.threat_of_combination(color, combination);
+                self.set_threat(pos, color, threat);
+            }
+        }
+    }
+
+    /// Re-reads all patterns and threats of the empty `pos`, whatever was kept before.
+    fn refresh_point(&mut self, pos: Pos) {
+        let i = pos.index();
+        for color in COLORS {
+            let c = color.index();
+            let mut combination = 0;
+            for d in 0..4 {
+                let pattern = self.table(color)[self.keys[i][d] as usize];
+                self.patterns[i][c][d] = pattern;
+                combination += pattern as u16 * pattern::combination_weight(d);
+            }
+            self.combinations[i][c] = combination;
+            let threat = self.threat_of_combination(color, combination);
+            self.set_threat(pos, color, threat);
+        }
+    }
+
+    fn clear_threats(&mut self, pos: Pos) {
+        for color in COLORS {
+            self.set_threat(pos, color, Threat::None);
+        }
+    }
+
+    /// What `color` makes by playing the empty point `pos` (`None` when occupied).
+    pub fn threat(&self, pos: Pos, color: Color) -> Threat {
+        self.threats[pos.index()][color.index()]
+    }
+
+    /// How many empty points give `color` the threat `threat`.
+    pub fn threat_count(&self, color: Color, threat: Threat) -> u16 {
+        self.threat_counts[color.index()][threat as usize]
+    }
+
+    /// The empty points where `color` would complete a winning line.
+    pub fn five_points(&self, color: Color) -> &PointSet {
+        &self.fives[color.index()]
+    }
+
+    /// The empty points where `color` makes a four but not a five.
+    pub fn four_points(&self, color: Color) -> &PointSet {
+        &self.fours[color.index()]
+    }
+
+    /// Whether a stone lies within two points of `pos`.
+    pub fn is_near_stones(&self, pos: Pos) -> bool {
+        self.near[pos.index()] > 0
+    }
+
+    fn update_near(&mut self, pos: Pos, added: bool) {
+        for dy in -2..=2 {
+            for dx in -2..=2 {
+                if let Some(p) = self.offset(pos, dx, dy) {
+                    let count = &mut self.near[p.index()];
+                    *count = if added { *count + 1 } else { *count - 1 };
+                }
+            }
+        }
     }
 
     pub fn to_move(&self) -> Color {
@@ -277,7 +478,11 @@ impl Board {
         assert!(self.is_empty(pos) && cell != Cell::Empty, "put on {pos}");
         self.cells[pos.index()] = cell;
         self.hash ^= Self::point_key(pos, cell);
+        self.clear_threats(pos);
         self.update_keys(pos, cell.code(), |key, bits| *key |= bits);
+        if cell != Cell::Wall {
+            self.update_near(pos, true);
+        }
         self.history.push(Move { pos, cell });
     }
 
@@ -305,6 +510,10 @@ impl Board {
         self.cells[pos.index()] = Cell::Empty;
         self.hash ^= Self::point_key(pos, cell);
         self.update_keys(pos, CODE_WALL, |key, bits| *key &= !bits);
+        if cell != Cell::Wall {
+            self.update_near(pos, false);
+        }
+        self.refresh_point(pos);
     }
 
     fn point_key(pos: Pos, cell: Cell) -> u64 {
@@ -330,6 +539,9 @@ impl Board {
                         &mut self.keys[observer.index()][d],
                         code << key_shift(offset),
                     );
+                    if self.is_empty(observer) {
+                        self.refresh_line(observer, d);
+                    }
                 }
             }
         }
@@ -342,34 +554,17 @@ impl Board {
 
     /// What `color` makes along direction `d` by playing the empty point `pos`.
     pub fn pattern(&self, pos: Pos, color: Color, d: usize) -> Pattern {
-        let table = match color {
-            Color::Black => self.black_patterns,
-            Color::White => self.white_patterns,
-        };
-        table[self.keys[pos.index()][d] as usize]
+        self.table(color)[self.keys[pos.index()][d] as usize]
     }
 
+    /// The four patterns of the empty point `pos` for `color`, as kept up to date
+    /// (meaningless on an occupied point).
     pub fn patterns(&self, pos: Pos, color: Color) -> [Pattern; 4] {
-        std::array::from_fn(|d| self.pattern(pos, color, d))
-    }
-
-    /// Whether any stone lies within `distance` (Chebyshev) of `pos`.
-    pub fn has_neighbour(&self, pos: Pos, distance: i32) -> bool {
-        (-distance..=distance).any(|dy| {
-            (-distance..=distance).any(|dx| {
-                self.offset(pos, dx, dy)
-                    .is_some_and(|p| matches!(self.cell(p), Cell::Stone(_)))
-            })
-        })
+        self.patterns[pos.index()][color.index()]
     }
 
     pub fn centre(&self) -> Pos {
         Pos::new(self.width / 2, self.height / 2)
-    }
-
-    /// Colour index for per-colour tables.
-    pub fn color_index(color: Color) -> usize {
-        color.index()
     }
 }
 
@@ -428,6 +623,7 @@ mod tests {
     }
 
     fn assert_keys_match_scan(board: &Board) {
+        let mut counts = [[0u16; THREAT_KINDS]; 2];
         for pos in board.points() {
             for d in 0..4 {
                 assert_eq!(
@@ -436,6 +632,36 @@ mod tests {
                     "{pos} d{d}"
                 );
             }
+            for color in COLORS {
+                let expected = if board.is_empty(pos) {
+                    let renju_black = board.rule() == Rule::Renju && color == Color::Black;
+                    let patterns = std::array::from_fn(|d| board.pattern(pos, color, d));
+                    assert_eq!(board.patterns(pos, color), patterns, "{pos} {color:?}");
+                    Threat::classify(patterns, renju_black)
+                } else {
+                    Threat::None
+                };
+                assert_eq!(board.threat(pos, color), expected, "{pos} {color:?}");
+                assert_eq!(
+                    board.five_points(color).contains(pos),
+                    expected == Threat::Five
+                );
+                let four = expected.makes_four() && expected != Threat::Five;
+                assert_eq!(board.four_points(color).contains(pos), four);
+                counts[color.index()][expected as usize] += 1;
+            }
+            let near = (-2..=2).any(|dy| {
+                (-2..=2).any(|dx| {
+                    board
+                        .offset(pos, dx, dy)
+                        .is_some_and(|p| matches!(board.cell(p), Cell::Stone(_)))
+                })
+            });
+            assert_eq!(board.is_near_stones(pos), near, "{pos}");
+        }
+        for color in COLORS {
+            let (kept, counted) = (&board.threat_counts[color.index()], &counts[color.index()]);
+            assert_eq!(kept[1..], counted[1..], "{color:?}");
         }
     }
 
@@ -444,7 +670,8 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(7);
         for game in 0..40 {
             let (w, h) = (rng.random_range(5..=32), rng.random_range(5..=32));
-            let mut board = Board::new(w, h, Rule::Freestyle);
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][game % 4];
+            let mut board = Board::new(w, h, rule);
             let empty_hash = board.hash();
             let mut hashes = vec![board.hash()];
             let moves = rng.random_range(1..=(w * h).min(120));

@@ -349,3 +349,148 @@ mod tests {
         assert_eq!(swap_colours(CODE_BLACK), CODE_WHITE);
     }
 }
+
+/// What playing a point makes for one side, all four lines together, weakest first.
+#[repr(u8)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash, Default)]
+pub enum Threat {
+    /// Nothing, or an occupied point.
+    #[default]
+    None = 0,
+    /// Black may not play here under renju: an overline or two fours, and no five.
+    Forbidden,
+    One,
+    Block2,
+    Flex2,
+    Flex2x2,
+    Block3,
+    Block3Plus,
+    Flex3,
+    Flex3Plus,
+    Block4,
+    Block4Plus,
+    /// Two flex threes (under renju a possible double-three foul for Black: check it).
+    Flex3x2,
+    /// A four and a flex three.
+    Block4Flex3,
+    /// A four that cannot be stopped: straight four, or two fours.
+    Flex4,
+    Five,
+}
+
+pub const THREAT_KINDS: usize = Threat::Five as usize + 1;
+
+/// Number of line patterns, the base of a point's pattern combination code.
+pub const PATTERN_KINDS: usize = Pattern::Five as usize + 1;
+/// Distinct combinations of four line patterns.
+pub const COMBINATIONS: usize = PATTERN_KINDS.pow(4);
+
+/// Weight of direction `d` in a combination code `Σ pattern[d] · PATTERN_KINDS^d`.
+pub const fn combination_weight(d: usize) -> u16 {
+    (PATTERN_KINDS as u16).pow(d as u32)
+}
+
+/// [`Threat::classify`] of every combination code: the first `COMBINATIONS` entries
+/// without renju fouls, the next with them (for Black under renju).
+pub fn threat_table() -> &'static [Threat] {
+    static TABLE: OnceLock<Vec<Threat>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = Vec::with_capacity(2 * COMBINATIONS);
+        for renju_black in [false, true] {
+            for code in 0..COMBINATIONS {
+                let patterns = std::array::from_fn(|d| {
+                    Pattern::from_u8((code / PATTERN_KINDS.pow(d as u32) % PATTERN_KINDS) as u8)
+                });
+                table.push(Threat::classify(patterns, renju_black));
+            }
+        }
+        table
+    })
+}
+
+impl Threat {
+    /// Whether playing here makes at least one four (or five).
+    pub fn makes_four(self) -> bool {
+        self >= Threat::Block4 && self != Threat::Flex3x2
+    }
+
+    /// Combines the four line patterns of a point. `renju_black` marks overlines and
+    /// double-fours as forbidden.
+    pub fn classify(patterns: [Pattern; 4], renju_black: bool) -> Threat {
+        let mut count = [0u8; PATTERN_KINDS];
+        for p in patterns {
+            count[p as usize] += 1;
+        }
+        let n = |p: Pattern| count[p as usize];
+        let fours = n(Pattern::Block4) + n(Pattern::Flex4) + 2 * n(Pattern::Double4);
+        if n(Pattern::Five) > 0 {
+            return Threat::Five;
+        }
+        if renju_black && (n(Pattern::Overline) > 0 || fours >= 2) {
+            return Threat::Forbidden;
+        }
+        let threes = n(Pattern::Flex3);
+        let minor = n(Pattern::Block3) + n(Pattern::Flex2);
+        match (fours, threes) {
+            (2.., _) => Threat::Flex4,
+            _ if n(Pattern::Flex4) > 0 => Threat::Flex4,
+            (1, 1..) => Threat::Block4Flex3,
+            (0, 2..) => Threat::Flex3x2,
+            (1, 0) if minor > 0 => Threat::Block4Plus,
+            (1, 0) => Threat::Block4,
+            (0, 1) if minor > 0 => Threat::Flex3Plus,
+            (0, 1) => Threat::Flex3,
+            _ if n(Pattern::Block3) >= 2 || (n(Pattern::Block3) == 1 && n(Pattern::Flex2) > 0) => {
+                Threat::Block3Plus
+            }
+            _ if n(Pattern::Block3) == 1 => Threat::Block3,
+            _ if n(Pattern::Flex2) >= 2 => Threat::Flex2x2,
+            _ if n(Pattern::Flex2) == 1 => Threat::Flex2,
+            _ if n(Pattern::Block2) > 0 => Threat::Block2,
+            _ if n(Pattern::Flex1) + n(Pattern::Block1) > 0 => Threat::One,
+            _ => Threat::None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod threat_tests {
+    use super::Pattern as P;
+    use super::*;
+
+    #[test]
+    fn threats_combine_lines() {
+        let t = |p: [Pattern; 4]| Threat::classify(p, false);
+        assert_eq!(t([P::Five, P::None, P::None, P::None]), Threat::Five);
+        assert_eq!(t([P::Block4, P::Block4, P::None, P::None]), Threat::Flex4);
+        assert_eq!(t([P::Double4, P::None, P::None, P::None]), Threat::Flex4);
+        assert_eq!(
+            t([P::Block4, P::Flex3, P::None, P::None]),
+            Threat::Block4Flex3
+        );
+        assert_eq!(t([P::Flex3, P::Flex3, P::None, P::None]), Threat::Flex3x2);
+        assert_eq!(
+            t([P::Flex3, P::Block3, P::None, P::None]),
+            Threat::Flex3Plus
+        );
+        assert_eq!(t([P::Block2, P::Flex1, P::None, P::None]), Threat::Block2);
+        assert_eq!(
+            t([P::Overline, P::Block4, P::None, P::None]),
+            Threat::Block4
+        );
+        let renju = |p: [Pattern; 4]| Threat::classify(p, true);
+        assert_eq!(
+            renju([P::Overline, P::Block4, P::None, P::None]),
+            Threat::Forbidden
+        );
+        assert_eq!(
+            renju([P::Block4, P::Block4, P::None, P::None]),
+            Threat::Forbidden
+        );
+        assert_eq!(
+            renju([P::Five, P::Overline, P::None, P::None]),
+            Threat::Five
+        );
+        assert!(Threat::Block4.makes_four() && !Threat::Flex3x2.makes_four());
+    }
+}

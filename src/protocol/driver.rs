@@ -8,17 +8,20 @@
 //! `STOP` and `YXSTOP` are seen within milliseconds even while the worker thinks.
 
 use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError};
+use crate::board::pattern::{self, LineRule};
 use crate::board::{Board, Cell, Color, MAX_SIZE, MIN_SIZE, Pos};
 use crate::opening::{self, Swap2Answer};
 use crate::rules::{self, Rule, RuleSetting};
-use crate::search::{self, Limits, Progress, Reporter, ScoredMove};
+use crate::search::{self, Engine, Limits, Progress, Reporter, ScoredMove};
+use crate::time::{self, TimeSettings};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
+use std::time::Instant;
 
 pub const ABOUT: &str = concat!(
     "name=\"Lianzhu\", version=\"",
@@ -75,6 +78,7 @@ impl Default for Settings {
 pub enum Task {
     /// Find the `count` best moves of the side to move; with `play`, play the best.
     Think {
+        engine: Arc<Mutex<Engine>>,
         board: Board,
         count: usize,
         play: bool,
@@ -101,15 +105,19 @@ impl Task {
     pub fn run(self, stop: &AtomicBool, reporter: &mut dyn Reporter) -> TaskResult {
         match self {
             Task::Think {
+                engine,
                 board,
                 count,
                 play,
                 limits,
-            } => TaskResult::Moves {
-                moves: search::best_moves(&board, count, &limits, stop, reporter),
-                count,
-                play,
-            },
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                TaskResult::Moves {
+                    moves: engine.best_moves(&board, count, &limits, stop, reporter),
+                    count,
+                    play,
+                }
+            }
             Task::Swap2 { board } => TaskResult::Swap2(opening::swap2(&board)),
         }
     }
@@ -156,6 +164,9 @@ pub struct Session {
     settings: Settings,
     board: Option<Board>,
     block: Option<OpenBlock>,
+    /// Shared with the worker while it thinks; never locked here meanwhile, because
+    /// commands wait in the queue until the worker is done.
+    engine: Arc<Mutex<Engine>>,
 }
 
 impl Session {
@@ -218,7 +229,11 @@ impl Session {
             Command::Info(info) => self.info(info),
             Command::ShowForbid => self.show_forbid(),
             Command::NBest(count) => self.nbest(count),
-            Command::HashClear | Command::Stop => Output::default(),
+            Command::HashClear => {
+                self.engine().clear();
+                Output::default()
+            }
+            Command::Stop => Output::default(),
         }
     }
 
@@ -237,20 +252,41 @@ impl Session {
         Output::line("OK")
     }
 
-    fn limits(&self) -> Limits {
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Limits for a search starting now on `board`.
+    fn limits(&self, board: &Board) -> Limits {
+        let settings = &self.settings;
+        let time_settings = TimeSettings {
+            turn_ms: settings.timeout_turn_ms,
+            match_ms: settings.timeout_match_ms,
+            left_ms: settings.time_left_ms,
+        };
+        let budget = time::budget(time_settings, board.empty_points().count());
+        let now = Instant::now();
+        let max_depth = match (settings.max_depth, budget.max_depth) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         Limits {
-            deadline: None,
-            max_depth: self.settings.max_depth,
-            max_nodes: self.settings.max_nodes,
+            deadline: Some(now + budget.hard),
+            soft_deadline: Some(now + budget.soft),
+            max_depth,
+            max_nodes: settings.max_nodes,
         }
     }
 
     fn think_task(&self, board: Board, count: usize, play: bool) -> Task {
+        let table_bytes = search::table_bytes_for(self.settings.max_memory);
+        self.engine().resize_table(table_bytes);
         Task::Think {
+            engine: Arc::clone(&self.engine),
+            limits: self.limits(&board),
             board,
             count,
             play,
-            limits: self.limits(),
         }
     }
 
@@ -552,6 +588,16 @@ fn set_up_swap2(board: &mut Board, stones: &[(Coord, Option<i64>)]) -> Result<()
     Ok(())
 }
 
+/// Builds the pattern tables of every rule on a background thread, so that neither
+/// START nor a later `INFO rule` waits for them while the clock runs.
+pub fn prepare_tables() {
+    thread::spawn(|| {
+        for rule in [LineRule::Free, LineRule::Exact, LineRule::Caro] {
+            pattern::tables(rule);
+        }
+    });
+}
+
 /// Events of the main loop.
 enum Event {
     Line(String),
@@ -756,7 +802,13 @@ mod tests {
         let mut session = Session::new();
         feed(
             &mut session,
-            &["INFO rule 4", "START 15", "TURN 7,7", "TURN 9,9"],
+            &[
+                "INFO timeout_turn 50",
+                "INFO rule 4",
+                "START 15",
+                "TURN 7,7",
+                "TURN 9,9",
+            ],
         );
         let before = snapshot(&session);
         let bad_inputs: &[&[&str]] = &[
@@ -794,7 +846,7 @@ mod tests {
     #[test]
     fn a_turn_on_the_last_empty_point_is_refused_whole() {
         let mut session = Session::new();
-        feed(&mut session, &["START 5"]);
+        feed(&mut session, &["INFO timeout_turn 50", "START 5"]);
         let mut setup = vec!["YXBOARD".to_string()];
         let mut field = 1;
         for y in 0..5 {
@@ -816,7 +868,7 @@ mod tests {
 
     #[test]
     fn moves_come_from_the_reader_in_every_line_ending() {
-        let input = b"start 15\r\nABOUT\rINFO rule 0\n\n  TURN 7,7  \r\n".to_vec();
+        let input = b"start 15\r\nABOUT\rINFO timeout_turn 50\n\n  TURN 7,7  \r\n".to_vec();
         let mut output = Vec::new();
         run(std::io::Cursor::new(input), &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();

@@ -1,18 +1,49 @@
-//! Choosing a move. Never prints and never reads input: progress goes to a [`Reporter`],
-//! and a shared stop flag ends the thinking early.
+//! Choosing a move: iterative deepening over a principal-variation search (NegaScout)
+//! with a transposition table, threat-aware move generation, and a VCF threat search at
+//! the root and at the leaves.
 //!
-//! For now the choice is the static one-ply ranking of [`eval`]: win, block a five,
-//! make or stop a four, otherwise the best pattern point.
+//! Never prints and never reads input: each finished iteration goes to a [`Reporter`],
+//! and a shared stop flag (with the deadline and node limit) ends the thinking early.
+//! The answer is then the best move of the last finished iteration, or of the unfinished
+//! one if its first move was searched and something better was found.
 
+pub mod ordering;
+pub mod tt;
+pub mod vcf;
+
+use crate::board::pattern::Threat;
 use crate::board::{Board, Pos};
 use crate::eval;
-use std::sync::atomic::AtomicBool;
+use ordering::Situation;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable};
+use vcf::{Vcf, VcfCache};
+
+/// Score of a win on the board now; a win `n` plies ahead scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Deepest ply the search reaches (forced moves extend beyond the nominal depth).
+pub const MAX_PLY: usize = 128;
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+const MAX_DEPTH: u32 = 60;
+/// Nodes between two looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// Fours a leaf's VCF may play, and its node budget.
+const LEAF_VCF_FOURS: u32 = 8;
+const LEAF_VCF_NODES: u64 = 200;
+const ROOT_VCF_FOURS: u32 = 30;
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Half-width of the first aspiration window.
+const ASPIRATION: i32 = 60;
 
 /// What the caller allows this search.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
+    /// Stop at once when reached.
     pub deadline: Option<Instant>,
+    /// Start no new iteration after this.
+    pub soft_deadline: Option<Instant>,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
 }
@@ -38,30 +69,623 @@ pub struct ScoredMove {
     pub score: i32,
 }
 
-/// The `count` best legal moves for the side to move, best first; empty when the side
-/// has no legal move.
-pub fn best_moves(
-    board: &Board,
-    count: usize,
-    _limits: &Limits,
-    _stop: &AtomicBool,
-    reporter: &mut dyn Reporter,
-) -> Vec<ScoredMove> {
-    let started = Instant::now();
-    let mut board = board.clone();
-    let ranked: Vec<ScoredMove> = eval::ranked_moves(&mut board)
-        .into_iter()
-        .take(count.max(1))
-        .map(|(pos, score)| ScoredMove { pos, score })
-        .collect();
-    if let Some(best) = ranked.first() {
-        reporter.progress(&Progress {
-            depth: 1,
-            score: best.score,
-            nodes: ranked.len() as u64,
-            elapsed: started.elapsed(),
-            pv: vec![best.pos],
-        });
+/// Whether a score is a proven win or loss.
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// The search state kept between moves: the table, the history, the VCF cache.
+pub struct Engine {
+    tt: TranspositionTable,
+    history: [Vec<i32>; 2],
+    vcf_cache: VcfCache,
+}
+
+/// The whole process's budget when `INFO max_memory` is 0 or absent.
+pub const DEFAULT_PROCESS_BYTES: u64 = 350 << 20;
+/// What the process needs besides the table: pattern tables, boards, stacks, code.
+const PROCESS_OVERHEAD_BYTES: u64 = 24 << 20;
+const MIN_TABLE_BYTES: u64 = 1 << 20;
+
+/// Table size that keeps the whole process within `max_memory` bytes (0: the default).
+pub fn table_bytes_for(max_memory: u64) -> usize {
+    let budget = if max_memory == 0 {
+        DEFAULT_PROCESS_BYTES
+    } else {
+        max_memory
+    };
+    budget
+        .saturating_sub(PROCESS_OVERHEAD_BYTES)
+        .max(MIN_TABLE_BYTES) as usize
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(table_bytes_for(0))
     }
-    ranked
+}
+
+impl Engine {
+    pub fn new(table_bytes: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(table_bytes),
+            history: [vec![0; 1024], vec![0; 1024]],
+            vcf_cache: VcfCache::default(),
+        }
+    }
+
+    pub fn table_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    /// Replaces the table by one of `bytes` bytes (the old entries are lost).
+    pub fn resize_table(&mut self, bytes: usize) {
+        if bytes != self.tt.size_bytes() {
+            self.tt = TranspositionTable::new(bytes);
+        }
+    }
+
+    /// Forgets everything learnt: table, history and VCF cache.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| h.fill(0));
+        self.vcf_cache.clear();
+    }
+
+    /// The `count` best legal moves for the side to move, best first; empty when it has
+    /// no legal move. Progress goes to `reporter` after each iteration.
+    pub fn best_moves(
+        &mut self,
+        board: &Board,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        reporter: &mut dyn Reporter,
+    ) -> Vec<ScoredMove> {
+        self.tt.new_search();
+        for history in &mut self.history {
+            history.iter_mut().for_each(|h| *h /= 2);
+        }
+        let mut search = Search {
+            engine: self,
+            board: board.clone(),
+            limits,
+            stop,
+            started: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            killers: [[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            move_lists: vec![MoveLists::default(); MAX_PLY + 1],
+        };
+        search.run(count, reporter)
+    }
+}
+
+struct Search<'a> {
+    engine: &'a mut Engine,
+    board: Board,
+    limits: &'a Limits,
+    stop: &'a AtomicBool,
+    started: Instant,
+    nodes: u64,
+    stopped: bool,
+    killers: [[Option<Pos>; 2]; MAX_PLY + 1],
+    /// `pv[ply]`: the principal variation from the node at `ply`.
+    pv: Vec<Vec<Pos>>,
+    move_lists: Vec<MoveLists>,
+}
+
+/// The move buffers of one ply, reused from node to node.
+#[derive(Default, Clone)]
+struct MoveLists {
+    moves: Vec<Pos>,
+    scored: Vec<(i64, Pos)>,
+}
+
+struct RootMove {
+    pos: Pos,
+    score: i32,
+    pv: Vec<Pos>,
+}
+
+impl Search<'_> {
+    fn run(&mut self, count: usize, reporter: &mut dyn Reporter) -> Vec<ScoredMove> {
+        let mut moves = Vec::new();
+        let situation = ordering::generate(&mut self.board, &mut moves);
+        let mut roots: Vec<RootMove> = match situation {
+            Situation::Win(pos) => {
+                return self.immediate(reporter, pos, MATE - 1);
+            }
+            // Lost anyway: block what can be blocked, or play anything legal.
+            Situation::Lost => {
+                let fallback = eval::ranked_moves(&mut self.board);
+                let pos = self
+                    .engine_forced_block()
+                    .or_else(|| fallback.first().map(|m| m.0));
+                return match pos {
+                    Some(pos) => self.immediate(reporter, pos, -(MATE - 2)),
+                    None => Vec::new(),
+                };
+            }
+            Situation::Forced | Situation::Open => moves
+                .iter()
+                .map(|&pos| RootMove {
+                    pos,
+                    score: -INFINITY,
+                    pv: vec![pos],
+                })
+                .collect(),
+        };
+        if roots.is_empty() {
+            return Vec::new();
+        }
+        if roots.len() == 1 && count == 1 {
+            let pos = roots[0].pos;
+            return self.immediate(reporter, pos, eval::evaluate(&self.board));
+        }
+        if count == 1
+            && let Some(line) = self.root_vcf()
+        {
+            let score = MATE - line.len() as i32;
+            reporter.progress(&self.progress(1, score, line.clone()));
+            return vec![ScoredMove {
+                pos: line[0],
+                score,
+            }];
+        }
+        let static_order: Vec<Pos> = {
+            let mut order: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
+            let history = &self.engine.history[self.board.to_move().index()];
+            ordering::order(&self.board, &mut order, history);
+            order
+        };
+        roots.sort_by_key(|r| static_order.iter().position(|&p| p == r.pos));
+        let max_depth = self
+            .limits
+            .max_depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let mut best_score = 0;
+        for depth in 1..=max_depth {
+            let score = self.aspiration(&mut roots, depth as i32, best_score, count);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            best_score = score;
+            reporter.progress(&self.progress(depth, score, roots[0].pv.clone()));
+            if self.stopped || is_mate(score) || self.past_soft_deadline() {
+                break;
+            }
+        }
+        roots
+            .iter()
+            .take(count.max(1))
+            .map(|r| ScoredMove {
+                pos: r.pos,
+                score: r.score,
+            })
+            .collect()
+    }
+
+    fn engine_forced_block(&mut self) -> Option<Pos> {
+        let opponent = self.board.to_move().opponent();
+        let me = self.board.to_move();
+        let fives: Vec<Pos> = self.board.five_points(opponent).iter().collect();
+        fives
+            .into_iter()
+            .find(|&p| crate::rules::is_legal(&mut self.board, p, me))
+    }
+
+    fn immediate(&mut self, reporter: &mut dyn Reporter, pos: Pos, score: i32) -> Vec<ScoredMove> {
+        reporter.progress(&self.progress(0, score, vec![pos]));
+        vec![ScoredMove { pos, score }]
+    }
+
+    fn progress(&self, depth: u32, score: i32, pv: Vec<Pos>) -> Progress {
+        Progress {
+            depth,
+            score,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+            pv,
+        }
+    }
+
+    fn past_soft_deadline(&self) -> bool {
+        self.limits
+            .soft_deadline
+            .is_some_and(|d| Instant::now() >= d)
+    }
+
+    fn root_vcf(&mut self) -> Option<Vec<Pos>> {
+        let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES);
+        let line = vcf.find(&mut self.board, ROOT_VCF_FOURS);
+        self.nodes += vcf.nodes;
+        line
+    }
+
+    /// One iteration, first in a narrow window around the last score.
+    fn aspiration(&mut self, roots: &mut [RootMove], depth: i32, guess: i32, count: usize) -> i32 {
+        if depth >= 4 && count == 1 && !is_mate(guess) {
+            let (alpha, beta) = (guess - ASPIRATION, guess + ASPIRATION);
+            let score = self.root(roots, depth, alpha, beta, count);
+            if self.stopped || (score > alpha && score < beta) {
+                return score;
+            }
+        }
+        self.root(roots, depth, -INFINITY, INFINITY, count)
+    }
+
+    /// Searches every root move; leaves `roots` sorted best first. With `count` above one
+    /// every move gets a full window, so the first `count` scores are exact. If the
+    /// search is stopped, the previous order stands, except that a move that has already
+    /// proved better than the first goes in front.
+    fn root(
+        &mut self,
+        roots: &mut [RootMove],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        count: usize,
+    ) -> i32 {
+        let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
+        let mut alpha = alpha;
+        let mut best = -INFINITY;
+        let mut new_best = None;
+        for (i, root) in roots.iter_mut().enumerate() {
+            let pos = root.pos;
+            self.board.play(pos);
+            let score = if count > 1 {
+                -self.pvs(depth - 1, -INFINITY, INFINITY, 1)
+            } else if i == 0 {
+                -self.pvs(depth - 1, -beta, -alpha, 1)
+            } else {
+                let probe = -self.pvs(depth - 1, -alpha - 1, -alpha, 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.pvs(depth - 1, -beta, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            self.board.undo();
+            if self.stopped {
+                break;
+            }
+            let raises = score > alpha;
+            let scored = raises || i == 0 || count > 1;
+            root.score = if scored { score } else { -INFINITY };
+            if scored {
+                root.pv = std::iter::once(pos)
+                    .chain(self.pv[1].iter().copied())
+                    .collect();
+            }
+            best = best.max(score);
+            if raises && count == 1 {
+                if i > 0 {
+                    new_best = Some(pos);
+                }
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if self.stopped {
+            let front = new_best
+                .into_iter()
+                .chain(previous.into_iter().filter(|&p| Some(p) != new_best));
+            let order: Vec<Pos> = front.collect();
+            roots.sort_by_key(|r| order.iter().position(|&p| p == r.pos));
+        } else {
+            // Stable: moves that failed low keep their previous order.
+            roots.sort_by_key(|r| std::cmp::Reverse(r.score));
+        }
+        best
+    }
+
+    fn poll(&mut self) {
+        if !self.nodes.is_multiple_of(POLL_INTERVAL) {
+            return;
+        }
+        let out_of_time = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+        let out_of_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+        if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Principal-variation search, fail-soft, from the side to move's view.
+    fn pvs(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        // Each ply reuses its own move list instead of allocating one per node.
+        let mut lists = std::mem::take(&mut self.move_lists[ply]);
+        let score = self.pvs_node(&mut lists, depth, alpha, beta, ply);
+        self.move_lists[ply] = lists;
+        score
+    }
+
+    fn pvs_node(
+        &mut self,
+        lists: &mut MoveLists,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let MoveLists { moves, scored } = lists;
+        self.nodes += 1;
+        self.pv[ply].clear();
+        self.poll();
+        if self.stopped {
+            return 0;
+        }
+        let situation = ordering::generate(&mut self.board, moves);
+        match situation {
+            Situation::Win(_) => return MATE - ply as i32 - 1,
+            Situation::Lost => return -(MATE - ply as i32 - 2),
+            _ if moves.is_empty() => return 0,
+            _ => {}
+        }
+        if ply >= MAX_PLY - 2 {
+            return eval::evaluate(&self.board);
+        }
+        // A forced single reply costs no depth.
+        let forced = moves.len() == 1;
+        if depth <= 0 && !forced {
+            return self.quiesce(ply);
+        }
+        let key = self.board.hash();
+        let hit = self.engine.tt.probe(key, ply);
+        if let Some(hit) = hit
+            && hit.depth >= depth
+            && beta - alpha == 1
+        {
+            let cutoff = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if cutoff {
+                return hit.score;
+            }
+        }
+        let me = self.board.to_move().index();
+        ordering::score(
+            &self.board,
+            moves,
+            hit.and_then(|h| h.best),
+            &self.killers[ply],
+            &self.engine.history[me],
+            scored,
+        );
+        let child_depth = if forced { depth } else { depth - 1 };
+        let (original_alpha, mut alpha) = (alpha, alpha);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..scored.len() {
+            let pos = ordering::pick(scored, i);
+            self.board.play(pos);
+            let score = if i == 0 {
+                -self.pvs(child_depth, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.pvs(child_depth, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            self.board.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(pos);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(pos);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        self.reward(pos, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.engine
+            .tt
+            .store(key, ply, depth.max(0), best, bound, best_move);
+        best
+    }
+
+    /// A cutoff move becomes a killer and earns history.
+    fn reward(&mut self, pos: Pos, depth: i32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(pos) {
+            killers[1] = killers[0];
+            killers[0] = Some(pos);
+        }
+        let me = self.board.to_move().index();
+        let entry = &mut self.engine.history[me][pos.index()];
+        *entry = (*entry + depth * depth).min(1 << 18);
+    }
+
+    /// The leaf: an unstoppable four or a short VCF wins; otherwise the static score.
+    fn quiesce(&mut self, ply: usize) -> i32 {
+        let me = self.board.to_move();
+        if ordering::has_winning_four(&mut self.board, me).is_some() {
+            return MATE - ply as i32 - 3;
+        }
+        let has_fours = self.board.four_points(me).iter().next().is_some();
+        if has_fours
+            && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
+        {
+            let mut vcf = Vcf::new(&mut self.engine.vcf_cache, LEAF_VCF_NODES);
+            let line = vcf.find(&mut self.board, LEAF_VCF_FOURS);
+            self.nodes += vcf.nodes;
+            if let Some(line) = line {
+                return MATE - (ply + line.len() + 1) as i32;
+            }
+        }
+        eval::evaluate(&self.board)
+    }
+
+    /// Four-threes and double threes of `color`: points from which a VCF is likely.
+    fn strong_threats(&self, color: crate::board::Color) -> u16 {
+        self.board.threat_count(color, Threat::Block4Flex3)
+            + self.board.threat_count(color, Threat::Block4Plus)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Color};
+    use crate::rules::Rule;
+
+    struct Silent;
+
+    impl Reporter for Silent {
+        fn progress(&mut self, _: &Progress) {}
+    }
+
+    fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {
+        let mut board = Board::new(15, 15, rule);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let color = match c {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                board.put(Pos::new(x, y), Cell::Stone(color));
+            }
+        }
+        board.set_to_move(to_move);
+        board
+    }
+
+    fn best(board: &Board, depth: u32) -> ScoredMove {
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let mut engine = Engine::new(1 << 20);
+        engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Silent)[0]
+    }
+
+    #[test]
+    fn blocks_an_open_three_when_it_has_no_attack() {
+        let board = picture(
+            Rule::Freestyle,
+            &[
+                "...............",
+                "...............",
+                "....XXX........",
+                "...........O...",
+                "...............",
+            ],
+            Color::White,
+        );
+        let m = best(&board, 4);
+        assert!(
+            [
+                Pos::new(3, 2),
+                Pos::new(7, 2),
+                Pos::new(2, 2),
+                Pos::new(8, 2)
+            ]
+            .contains(&m.pos),
+            "{m:?}"
+        );
+    }
+
+    #[test]
+    fn finds_a_win_by_double_three_that_vcf_alone_cannot() {
+        // Black to move: (6,6) makes two open threes with (4,6)(5,6) and (6,4)(6,5).
+        let board = picture(
+            Rule::Freestyle,
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......X........",
+                "......X........",
+                "....XX.........",
+                "...............",
+                "O.............O",
+                "..............O",
+            ],
+            Color::Black,
+        );
+        let m = best(&board, 5);
+        assert!(is_mate(m.score) && m.score > 0, "{m:?}");
+    }
+
+    #[test]
+    fn stop_flag_ends_the_search_with_a_legal_move() {
+        let board = picture(
+            Rule::Freestyle,
+            &["...............", ".......X.......", "......O........"],
+            Color::Black,
+        );
+        let mut engine = Engine::new(1 << 20);
+        let moves = engine.best_moves(
+            &board,
+            1,
+            &Limits::default(),
+            &AtomicBool::new(true),
+            &mut Silent,
+        );
+        assert_eq!(moves.len(), 1);
+        assert!(board.is_empty(moves[0].pos));
+    }
+
+    #[test]
+    fn node_counts_repeat_exactly() {
+        let board = picture(
+            Rule::Renju,
+            &[
+                "...............",
+                ".......X.......",
+                "......OX.......",
+                "......O........",
+            ],
+            Color::Black,
+        );
+        let run = || {
+            let mut engine = Engine::new(1 << 20);
+            let limits = Limits {
+                max_depth: Some(5),
+                ..Limits::default()
+            };
+            let mut nodes = 0;
+            struct Count<'a>(&'a mut u64);
+            impl Reporter for Count<'_> {
+                fn progress(&mut self, p: &Progress) {
+                    *self.0 = p.nodes;
+                }
+            }
+            let m = engine.best_moves(
+                &board,
+                1,
+                &limits,
+                &AtomicBool::new(false),
+                &mut Count(&mut nodes),
+            );
+            (m, nodes)
+        };
+        assert_eq!(run(), run());
+    }
 }

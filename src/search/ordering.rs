@@ -1,0 +1,235 @@
+//! Move generation and ordering.
+//!
+//! Candidates are the empty points within two of a stone. Threats narrow them first: a
+//! five point of our own wins at once; an opponent five point must be blocked; an
+//! opponent point that makes an unstoppable four leaves only our own fours and the
+//! points on that four's lines. Black never gets a forbidden point under renju.
+
+use crate::board::pattern::{Pattern, Threat};
+use crate::board::{Board, Color, DIRECTIONS, Pos};
+use crate::eval;
+use crate::rules::{self, Rule};
+
+/// What the side to move faces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Situation {
+    /// Playing this point wins at once.
+    Win(Pos),
+    /// The opponent wins whatever we do: two five points, or one we may not block.
+    Lost,
+    /// The moves are the only sensible ones (a block of a five, or defences).
+    Forced,
+    /// The moves are every candidate.
+    Open,
+}
+
+/// Fills `moves` with the moves worth searching and says why.
+pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
+    moves.clear();
+    let me = board.to_move();
+    let opponent = me.opponent();
+    if let Some(win) = board.five_points(me).iter().next() {
+        return Situation::Win(win);
+    }
+    let (block, another) = board.five_points(opponent).first_two();
+    if let Some(block) = block {
+        if another.is_some() || !rules::is_legal(board, block, me) {
+            return Situation::Lost;
+        }
+        moves.push(block);
+        return Situation::Forced;
+    }
+    if board.threat_count(opponent, Threat::Flex4) > 0 {
+        defences(board, moves);
+        if !moves.is_empty() {
+            return Situation::Forced;
+        }
+    }
+    eval::add_candidate_points(board, moves);
+    if board.rule() == Rule::Renju && me == Color::Black {
+        moves.retain(|&pos| !rules::is_forbidden(board, pos));
+    }
+    Situation::Open
+}
+
+/// Our own fours, and every empty point on the lines of the opponent's unstoppable
+/// fours (within five of the point that would make them).
+fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
+    let me = board.to_move();
+    let opponent = me.opponent();
+    let mut marked = crate::board::PointSet::default();
+    let mut add = |board: &mut Board, pos: Pos, moves: &mut Vec<Pos>| {
+        if !marked.contains(pos) && board.is_empty(pos) {
+            marked.insert(pos);
+            if rules::is_legal(board, pos, me) {
+                moves.push(pos);
+            }
+        }
+    };
+    let own_fours: Vec<Pos> = board.four_points(me).iter().collect();
+    for pos in own_fours {
+        add(board, pos, moves);
+    }
+    let threats: Vec<Pos> = board
+        .empty_points()
+        .filter(|&p| board.threat(p, opponent) == Threat::Flex4)
+        .collect();
+    for threat in threats {
+        add(board, threat, moves);
+        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
+            if board.pattern(threat, opponent, d) < Pattern::Block4 {
+                continue;
+            }
+            for step in (-5..=5).filter(|&s| s != 0) {
+                if let Some(pos) = board.offset(threat, dx * step, dy * step) {
+                    add(board, pos, moves);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `color` has a legal point making an unstoppable four.
+pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
+    if board.threat_count(color, Threat::Flex4) == 0 {
+        return None;
+    }
+    let points: Vec<Pos> = board
+        .four_points(color)
+        .iter()
+        .filter(|&p| board.threat(p, color) == Threat::Flex4)
+        .collect();
+    points
+        .into_iter()
+        .find(|&p| rules::is_legal(board, p, color))
+}
+
+/// Ordering value of a killer move: above quiet moves and single threes, below fours
+/// and double threats.
+const KILLER_VALUE: i32 = 150;
+
+/// Scores `moves` into `scored` for [`pick`]: the hash move first, then by threat value
+/// (killers get a bonus) and history; ties go to the lower point index, so the order is
+/// fully defined.
+pub fn score(
+    board: &Board,
+    moves: &[Pos],
+    hash_move: Option<Pos>,
+    killers: &[Option<Pos>; 2],
+    history: &[i32],
+    scored: &mut Vec<(i64, Pos)>,
+) {
+    scored.clear();
+    scored.extend(moves.iter().map(|&pos| {
+        if Some(pos) == hash_move {
+            return (i64::MAX, pos);
+        }
+        let killer = if killers.contains(&Some(pos)) {
+            KILLER_VALUE
+        } else {
+            0
+        };
+        let value = (eval::move_value(board, pos) + killer) as i64;
+        let key =
+            (value << 30) + ((history[pos.index()] as i64) << 10) + (1023 - pos.index() as i64);
+        (key, pos)
+    }));
+}
+
+/// The `i`-th best move: one selection step over the unsorted rest, since most nodes
+/// cut off after a few moves and a full sort would be wasted.
+pub fn pick(scored: &mut [(i64, Pos)], i: usize) -> Pos {
+    let best = (i..scored.len())
+        .max_by_key(|&j| scored[j].0)
+        .expect("i < len");
+    scored.swap(i, best);
+    scored[i].1
+}
+
+/// Sorts `moves` best first by the [`score`] order.
+pub fn order(board: &Board, moves: &mut [Pos], history: &[i32]) {
+    let mut scored = Vec::with_capacity(moves.len());
+    score(board, moves, None, &[None; 2], history, &mut scored);
+    scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
+    for (slot, (_, pos)) in moves.iter_mut().zip(scored) {
+        *slot = pos;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+    use crate::rules::Rule;
+
+    fn board(
+        rule: Rule,
+        black: &[(usize, usize)],
+        white: &[(usize, usize)],
+        to_move: Color,
+    ) -> Board {
+        let mut board = Board::new(15, 15, rule);
+        for &(x, y) in black {
+            board.put(Pos::new(x, y), Cell::Stone(Color::Black));
+        }
+        for &(x, y) in white {
+            board.put(Pos::new(x, y), Cell::Stone(Color::White));
+        }
+        board.set_to_move(to_move);
+        board
+    }
+
+    #[test]
+    fn a_five_point_wins_and_an_opponent_five_forces_the_block() {
+        let mut moves = Vec::new();
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(2, 3), (9, 9)],
+            Color::Black,
+        );
+        assert_eq!(generate(&mut b, &mut moves), Situation::Win(Pos::new(7, 3)));
+        b.set_to_move(Color::White);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        assert_eq!(moves, [Pos::new(7, 3)]);
+    }
+
+    #[test]
+    fn two_opponent_fives_or_a_forbidden_block_lose() {
+        let mut moves = Vec::new();
+        let mut b = board(
+            Rule::Freestyle,
+            &[(3, 3), (4, 3), (5, 3), (6, 3)],
+            &[(9, 9)],
+            Color::White,
+        );
+        assert_eq!(generate(&mut b, &mut moves), Situation::Lost);
+        // White's five point (5,3) is an overline for Black.
+        let black = [(1, 3), (2, 3), (3, 3), (4, 3), (6, 3), (5, 8)];
+        let white = [(0, 3), (5, 4), (5, 5), (5, 6), (5, 7)];
+        let mut b = board(Rule::Renju, &black, &white, Color::Black);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Lost);
+    }
+
+    #[test]
+    fn an_open_three_leaves_only_defences_and_own_fours() {
+        let mut moves = Vec::new();
+        let black = [(5, 7), (6, 7), (7, 7)];
+        let white = [(5, 5), (6, 5), (7, 5), (0, 0)];
+        let mut b = board(Rule::Freestyle, &black, &white, Color::White);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        for pos in [
+            Pos::new(4, 7),
+            Pos::new(8, 7),
+            Pos::new(3, 7),
+            Pos::new(9, 7),
+            Pos::new(4, 5),
+        ] {
+            assert!(moves.contains(&pos), "{pos} missing from {moves:?}");
+        }
+        assert!(
+            !moves.contains(&Pos::new(6, 9)),
+            "a quiet move is no defence"
+        );
+    }
+}

@@ -1,0 +1,248 @@
+//! Threat search: VCF, victory by continuous fours.
+//!
+//! The attacker only plays fours; the defender's reply is forced (the one point that
+//! stops the five). The tree is narrow and deep: it runs at the root before the main
+//! search and at the leaves as the quiescence search. Renju on both sides: Black's fours
+//! must be legal points, and a four whose only defence is forbidden for Black wins for
+//! White. A direct-mapped cache remembers positions already shown to have no VCF.
+
+use crate::board::pattern::Threat;
+use crate::board::{Board, Pos};
+use crate::rules;
+
+const CACHE_SIZE: usize = 1 << 16;
+
+/// Positions (attacker to move) proven to have no VCF within a number of fours.
+pub struct VcfCache {
+    entries: Vec<(u64, u8)>,
+}
+
+impl Default for VcfCache {
+    fn default() -> VcfCache {
+        VcfCache {
+            entries: vec![(0, 0); CACHE_SIZE],
+        }
+    }
+}
+
+impl VcfCache {
+    fn slot(key: u64) -> usize {
+        (key as usize) & (CACHE_SIZE - 1)
+    }
+
+    fn refuted(&self, key: u64, depth: u32) -> bool {
+        let (stored, refuted_depth) = self.entries[Self::slot(key)];
+        stored == key && refuted_depth as u32 >= depth
+    }
+
+    fn remember(&mut self, key: u64, depth: u32) {
+        self.entries[Self::slot(key)] = (key, depth.min(u8::MAX as u32) as u8);
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill((0, 0));
+    }
+}
+
+/// A search for one position, bounded in fours and in nodes.
+pub struct Vcf<'a> {
+    cache: &'a mut VcfCache,
+    nodes_left: u64,
+    /// Moves of the line being tried: attacker, defender, attacker, ….
+    line: Vec<Pos>,
+    pub nodes: u64,
+}
+
+impl<'a> Vcf<'a> {
+    pub fn new(cache: &'a mut VcfCache, node_budget: u64) -> Vcf<'a> {
+        Vcf {
+            cache,
+            nodes_left: node_budget,
+            line: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The winning line of the side to move (its moves and the forced replies, ending
+    /// with the move that makes five or an unstoppable four), if one exists within
+    /// `max_fours` fours.
+    pub fn find(&mut self, board: &mut Board, max_fours: u32) -> Option<Vec<Pos>> {
+        self.line.clear();
+        self.attack(board, max_fours).then(|| self.line.clone())
+    }
+
+    fn attack(&mut self, board: &mut Board, depth: u32) -> bool {
+        let me = board.to_move();
+        let opponent = me.opponent();
+        if let Some(five) = board.five_points(me).iter().next() {
+            self.line.push(five);
+            return true;
+        }
+        if depth == 0 || self.nodes_left == 0 || self.cache.refuted(board.hash(), depth) {
+            return false;
+        }
+        self.nodes_left -= 1;
+        self.nodes += 1;
+        let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
+            (None, _) => board.four_points(me).iter().collect(),
+            (Some(block), None) if board.threat(block, me).makes_four() => vec![block],
+            _ => return false,
+        };
+        let budget_before = self.nodes_left;
+        for four in candidates {
+            if self.try_four(board, four, depth) {
+                return true;
+            }
+        }
+        // A search cut short by the budget proves nothing.
+        if self.nodes_left > 0 || budget_before == 0 {
+            self.cache.remember(board.hash(), depth);
+        }
+        false
+    }
+
+    /// Plays the four `four`, lets the defender block, and goes on.
+    fn try_four(&mut self, board: &mut Board, four: Pos, depth: u32) -> bool {
+        let me = board.to_move();
+        if !rules::is_legal(board, four, me) {
+            return false;
+        }
+        let unstoppable = board.threat(four, me) == Threat::Flex4;
+        self.line.push(four);
+        board.play(four);
+        let won = match board.five_points(me).first_two() {
+            _ if unstoppable => true,
+            (Some(_), Some(_)) => true,
+            (Some(block), None) => {
+                if rules::is_legal(board, block, me.opponent()) {
+                    self.line.push(block);
+                    board.play(block);
+                    let won = self.attack(board, depth - 1);
+                    board.undo();
+                    if !won {
+                        self.line.pop();
+                    }
+                    won
+                } else {
+                    true
+                }
+            }
+            (None, _) => false,
+        };
+        board.undo();
+        if !won {
+            self.line.pop();
+        }
+        won
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Color};
+    use crate::rules::Rule;
+
+    /// A board from a picture: `X` black, `O` white; `to_move` plays next.
+    fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {
+        let mut board = Board::new(15, 15, rule);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let color = match c {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                board.put(Pos::new(x, y), Cell::Stone(color));
+            }
+        }
+        board.set_to_move(to_move);
+        board
+    }
+
+    fn vcf(board: &mut Board) -> Option<Vec<Pos>> {
+        let mut cache = VcfCache::default();
+        Vcf::new(&mut cache, 100_000).find(board, 20)
+    }
+
+    #[test]
+    fn finds_a_four_three_through_a_forcing_four() {
+        // (6,3) makes fours in row 3 and column 6 at once.
+        let mut board = picture(
+            Rule::Freestyle,
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "..OXXX.........",
+                "...............",
+                "......X........",
+                "......X........",
+                "......X........",
+                "......O........",
+            ],
+            Color::Black,
+        );
+        let line = vcf(&mut board).expect("a VCF exists");
+        assert_eq!(line, [Pos::new(6, 3)]);
+        assert_eq!(board.threat(line[0], Color::Black), Threat::Flex4);
+    }
+
+    #[test]
+    fn no_vcf_without_fours() {
+        let mut board = picture(
+            Rule::Freestyle,
+            &[
+                "...............",
+                "....XX.........",
+                "...............",
+                ".....O.........",
+            ],
+            Color::Black,
+        );
+        assert_eq!(vcf(&mut board), None);
+    }
+
+    #[test]
+    fn white_wins_when_blacks_only_defence_is_forbidden() {
+        // White's four (5,4)..(5,7) can only be stopped at (5,3), an overline for Black.
+        let mut board = picture(
+            Rule::Renju,
+            &[
+                "...............",
+                "...............",
+                ".....X.........",
+                "OXXXX.X........",
+                ".....O.........",
+                ".....O.........",
+                ".....O.........",
+                "...............",
+                ".....X.........",
+            ],
+            Color::White,
+        );
+        let line = vcf(&mut board).expect("white wins");
+        assert_eq!(line, [Pos::new(5, 7)]);
+    }
+
+    #[test]
+    fn black_may_not_win_through_a_forbidden_four() {
+        // (4,4) would give Black two fours, a win anywhere but under renju, where it is
+        // a double-four; Black's other fours lead nowhere.
+        let mut board = picture(
+            Rule::Renju,
+            &[
+                "...............",
+                "....X..........",
+                "....X..........",
+                "....X..........",
+                ".XXX...........",
+                "O...O..........",
+                "..............O",
+            ],
+            Color::Black,
+        );
+        assert!(rules::is_forbidden(&mut board, Pos::new(4, 4)));
+        assert_eq!(vcf(&mut board), None);
+    }
+}

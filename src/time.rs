@@ -1,0 +1,135 @@
+//! INFO time settings → how long to think: a soft budget (start no new iteration after
+//! it) and a hard limit (stop at once). Pure arithmetic on durations, so tests need no
+//! clock.
+//!
+//! The hard limit never exceeds `timeout_turn` less a safety margin for process and
+//! pipe latency, nor a quarter of `time_left`; the soft budget is a fair share of the
+//! time left for the moves still expected.
+
+use std::time::Duration;
+
+/// Kept back from every limit for reading the command, writing the answer and the
+/// manager's own latency: a fixed part plus a fraction of the turn.
+const FIXED_MARGIN_MS: i64 = 40;
+const MARGIN_PERCENT: i64 = 3;
+/// `time_left` at or above this means no match limit (what Piskvork sends then).
+const UNLIMITED_MS: i64 = i32::MAX as i64;
+/// With `timeout_turn 0`: answer from a shallow search at once.
+const INSTANT_MS: i64 = 30;
+pub const INSTANT_DEPTH: u32 = 4;
+/// Fewest moves assumed still to come when sharing out the match time.
+const MIN_MOVES_TO_GO: i64 = 12;
+/// The soft budget as a share of the hard limit when the turn alone limits.
+const SOFT_PERCENT: i64 = 45;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeSettings {
+    pub turn_ms: i64,
+    pub match_ms: i64,
+    pub left_ms: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub soft: Duration,
+    pub hard: Duration,
+    /// Set when the search must stay shallow (`timeout_turn 0`).
+    pub max_depth: Option<u32>,
+}
+
+fn ms(value: i64) -> Duration {
+    Duration::from_millis(value.max(1) as u64)
+}
+
+/// The budget for one move with `empty_points` empty points left on the board.
+pub fn budget(settings: TimeSettings, empty_points: usize) -> Budget {
+    if settings.turn_ms == 0 {
+        return Budget {
+            soft: ms(INSTANT_MS / 2),
+            hard: ms(INSTANT_MS),
+            max_depth: Some(INSTANT_DEPTH),
+        };
+    }
+    let turn_limit = settings.turn_ms - FIXED_MARGIN_MS - settings.turn_ms * MARGIN_PERCENT / 100;
+    let mut hard = turn_limit;
+    let mut soft = turn_limit * SOFT_PERCENT / 100;
+    let match_limited = settings.match_ms > 0 && settings.left_ms < UNLIMITED_MS;
+    if match_limited {
+        let left = settings.left_ms.max(0);
+        let moves_to_go = (empty_points as i64 / 4).max(MIN_MOVES_TO_GO);
+        hard = hard.min(left / 4 - FIXED_MARGIN_MS);
+        soft = soft.min(left / moves_to_go);
+    }
+    Budget {
+        soft: ms(soft.min(hard)),
+        hard: ms(hard),
+        max_depth: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn_only(turn_ms: i64) -> Budget {
+        budget(
+            TimeSettings {
+                turn_ms,
+                match_ms: 0,
+                left_ms: UNLIMITED_MS,
+            },
+            200,
+        )
+    }
+
+    #[test]
+    fn a_turn_limit_keeps_a_margin() {
+        let b = turn_only(1000);
+        assert_eq!(b.hard, Duration::from_millis(930));
+        assert!(b.soft < b.hard && b.soft >= Duration::from_millis(400));
+        assert_eq!(turn_only(5000).hard, Duration::from_millis(4810));
+        assert!(turn_only(10).hard >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn zero_turn_time_means_a_shallow_instant_answer() {
+        let b = turn_only(0);
+        assert!(b.hard <= Duration::from_millis(INSTANT_MS as u64));
+        assert_eq!(b.max_depth, Some(INSTANT_DEPTH));
+    }
+
+    #[test]
+    fn little_match_time_left_caps_the_move() {
+        let settings = TimeSettings {
+            turn_ms: 5000,
+            match_ms: 180_000,
+            left_ms: 400,
+        };
+        let b = budget(settings, 150);
+        assert!(b.hard <= Duration::from_millis(100), "{b:?}");
+        let broke = budget(
+            TimeSettings {
+                left_ms: -50,
+                ..settings
+            },
+            150,
+        );
+        assert_eq!(broke.hard, Duration::from_millis(1));
+    }
+
+    #[test]
+    fn match_time_is_shared_over_the_moves_to_come() {
+        let settings = TimeSettings {
+            turn_ms: 30_000,
+            match_ms: 120_000,
+            left_ms: 120_000,
+        };
+        let b = budget(settings, 400);
+        assert_eq!(b.soft, Duration::from_millis(1200));
+        assert_eq!(b.hard, Duration::from_millis(29_060));
+        assert!(
+            budget(settings, 40).soft > b.soft,
+            "fewer moves to come, more each"
+        );
+    }
+}
