@@ -2,37 +2,35 @@
 //!
 //! The board keeps, per colour, how many empty points give each [`Threat`]; the position
 //! score is a weighted difference of those counts from the side to move's view, so an
-//! evaluation costs two short dot products, never a loop over the board. The side to
-//! move's threats weigh more than the opponent's: it realises one of them first.
+//! evaluation costs two short dot products, never a loop over the board.
 
 use crate::board::pattern::{THREAT_KINDS, Threat};
 use crate::board::{Board, Color, Pos};
 use crate::rules;
 
-/// Weights of the side to move's threat points, indexed by `Threat as usize`.
-const OWN_WEIGHTS: [i32; THREAT_KINDS] = [
-    0,    // None
-    0,    // Forbidden
-    2,    // One
-    6,    // Block2
-    16,   // Flex2
-    36,   // Flex2x2
-    14,   // Block3
-    40,   // Block3Plus
-    90,   // Flex3
-    120,  // Flex3Plus
-    60,   // Block4
-    120,  // Block4Plus
-    500,  // Flex3x2
-    700,  // Block4Flex3
-    2000, // Flex4
-    4000, // Five
+/// Weight of a threat point, indexed by `Threat as usize`, the same for both sides:
+/// what the side to move can do first is the quiescence search's business.
+const WEIGHTS: [i32; THREAT_KINDS] = [
+    0,   // None
+    0,   // Forbidden
+    1,   // One
+    3,   // Block2
+    10,  // Flex2
+    24,  // Flex2x2
+    8,   // Block3
+    24,  // Block3Plus
+    40,  // Flex3
+    60,  // Flex3Plus
+    30,  // Block4
+    60,  // Block4Plus
+    150, // Flex3x2
+    200, // Block4Flex3
+    400, // Flex4
+    800, // Five
 ];
 
-/// Weights of the opponent's threat points.
-const OPPONENT_WEIGHTS: [i32; THREAT_KINDS] = [
-    0, 0, 2, 6, 16, 36, 14, 40, 80, 110, 50, 100, 300, 400, 900, 2000,
-];
+/// Bonus for having the move.
+const TEMPO: i32 = 20;
 
 /// Move-ordering value of a point for its attacker and for its defender.
 const ATTACK_ORDER: [i32; THREAT_KINDS] = [
@@ -45,12 +43,12 @@ const DEFEND_ORDER: [i32; THREAT_KINDS] = [
 /// Static score of the position for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
-    let sum = |color: Color, weights: &[i32; THREAT_KINDS]| -> i32 {
+    let sum = |color: Color| -> i32 {
         (0..THREAT_KINDS)
-            .map(|k| weights[k] * board.threat_count(color, threat_from_index(k)) as i32)
+            .map(|k| WEIGHTS[k] * board.threat_count(color, threat_from_index(k)) as i32)
             .sum()
     };
-    sum(me, &OWN_WEIGHTS) - sum(me.opponent(), &OPPONENT_WEIGHTS)
+    sum(me) - sum(me.opponent()) + TEMPO
 }
 
 fn threat_from_index(index: usize) -> Threat {

@@ -34,6 +34,8 @@ const LEAF_VCF_FOURS: u32 = 8;
 const LEAF_VCF_NODES: u64 = 200;
 const ROOT_VCF_FOURS: u32 = 30;
 const ROOT_VCF_NODES: u64 = 200_000;
+/// Moves searched below the root when no threat forces the choice.
+const MAX_QUIET_BREADTH: usize = 16;
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
 
@@ -299,7 +301,10 @@ impl Search<'_> {
     }
 
     fn root_vcf(&mut self) -> Option<Vec<Pos>> {
-        let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES);
+        let (limits, stop) = (self.limits, self.stop);
+        let interrupted =
+            || limits.deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
+        let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES, &interrupted);
         let line = vcf.find(&mut self.board, ROOT_VCF_FOURS);
         self.nodes += vcf.nodes;
         line
@@ -459,10 +464,15 @@ impl Search<'_> {
             scored,
         );
         let child_depth = if forced { depth } else { depth - 1 };
+        // Quiet positions search only their most promising moves; forced ones all.
+        let breadth = match situation {
+            Situation::Open => scored.len().min(MAX_QUIET_BREADTH),
+            _ => scored.len(),
+        };
         let (original_alpha, mut alpha) = (alpha, alpha);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for i in 0..scored.len() {
+        for i in 0..breadth {
             let pos = ordering::pick(scored, i);
             self.board.play(pos);
             let score = if i == 0 {
@@ -530,7 +540,7 @@ impl Search<'_> {
         if has_fours
             && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
         {
-            let mut vcf = Vcf::new(&mut self.engine.vcf_cache, LEAF_VCF_NODES);
+            let mut vcf = Vcf::new(&mut self.engine.vcf_cache, LEAF_VCF_NODES, &|| false);
             let line = vcf.find(&mut self.board, LEAF_VCF_FOURS);
             self.nodes += vcf.nodes;
             if let Some(line) = line {

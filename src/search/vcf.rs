@@ -11,6 +11,7 @@ use crate::board::{Board, Pos};
 use crate::rules;
 
 const CACHE_SIZE: usize = 1 << 16;
+const POLL_INTERVAL: u64 = 256;
 
 /// Positions (attacker to move) proven to have no VCF within a number of fours.
 pub struct VcfCache {
@@ -44,20 +45,27 @@ impl VcfCache {
     }
 }
 
-/// A search for one position, bounded in fours and in nodes.
+/// A search for one position, bounded in fours, in nodes, and by the caller's clock.
 pub struct Vcf<'a> {
     cache: &'a mut VcfCache,
     nodes_left: u64,
+    /// Asked every [`POLL_INTERVAL`] nodes; `true` ends the search as if out of budget.
+    interrupted: &'a dyn Fn() -> bool,
     /// Moves of the line being tried: attacker, defender, attacker, ….
     line: Vec<Pos>,
     pub nodes: u64,
 }
 
 impl<'a> Vcf<'a> {
-    pub fn new(cache: &'a mut VcfCache, node_budget: u64) -> Vcf<'a> {
+    pub fn new(
+        cache: &'a mut VcfCache,
+        node_budget: u64,
+        interrupted: &'a dyn Fn() -> bool,
+    ) -> Vcf<'a> {
         Vcf {
             cache,
             nodes_left: node_budget,
+            interrupted,
             line: Vec::new(),
             nodes: 0,
         }
@@ -83,6 +91,9 @@ impl<'a> Vcf<'a> {
         }
         self.nodes_left -= 1;
         self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && (self.interrupted)() {
+            self.nodes_left = 0;
+        }
         let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
             (None, _) => board.four_points(me).iter().collect(),
             (Some(block), None) if board.threat(block, me).makes_four() => vec![block],
@@ -162,7 +173,7 @@ mod tests {
 
     fn vcf(board: &mut Board) -> Option<Vec<Pos>> {
         let mut cache = VcfCache::default();
-        Vcf::new(&mut cache, 100_000).find(board, 20)
+        Vcf::new(&mut cache, 100_000, &|| false).find(board, 20)
     }
 
     #[test]

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Plays Lianzhu against another Gomocup engine (or another Lianzhu build) through
+c-gomoku-cli, both colours of every opening, and reports W-L-D, score, Elo and failures.
+
+c-gomoku-cli is found on PATH or through $C_GOMOKU_CLI. It is not part of this
+repository; build it from https://github.com/nkg114mc/c-gomoku-cli (cd src && make).
+
+Examples:
+  scripts/match.py --opponent /path/to/pbrain-pisq --rule 0 --size 20 --tc 0/1 --games 100
+  scripts/match.py --engine new/pbrain-lianzhu --opponent old/pbrain-lianzhu --sprt 0 10
+
+With --sprt ELO0 ELO1 the match is a sequential probability ratio test (alpha = beta =
+0.05) that stops as soon as it is decided; that is how strength changes are accepted.
+Standard library only. Games (SGF), engine messages and the runner's log are kept in
+--out (default: matches/<date-time>/).
+"""
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_OPENINGS = {
+    (0, 20): "freestyle_20x20.txt",
+    (0, 15): "freestyle_15x15.txt",
+    (1, 15): "freestyle_15x15.txt",
+    (1, 20): "freestyle_20x20.txt",
+    (4, 15): "renju_15x15.txt",
+}
+
+
+def find_runner():
+    runner = os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli")
+    if not runner:
+        sys.exit(
+            "c-gomoku-cli not found: put it on PATH or set C_GOMOKU_CLI.\n"
+            "Get it from https://github.com/nkg114mc/c-gomoku-cli and build it with "
+            "'cd src && make'."
+        )
+    return runner
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def summary(wins, losses, draws):
+    """Score, Elo difference and its 95 % error bar, from the first engine's side."""
+    games = wins + losses + draws
+    score = (wins + draws / 2) / games
+    variance = (wins * (1 - score) ** 2 + losses * score**2 + draws * (0.5 - score) ** 2) / games
+    margin = 1.96 * math.sqrt(variance / games)
+    low, high = elo(score - margin), elo(score + margin)
+    return score, elo(score), (high - low) / 2
+
+
+def count_failures(sgf_text, engine_name):
+    """Losses of `engine_name` and of its opponent by time, crash, illegal or forbidden move."""
+    failures = {}
+    for game in sgf_text.split("(;")[1:]:
+        black = re.search(r"PB\[(.*?)\]", game)
+        reason = re.search(r"TE\[(.*?)\]", game)
+        if not black or not reason:
+            continue
+        reason = reason.group(1)
+        winner_is_black = reason.startswith("Black")
+        loser = "opponent" if (black.group(1) == engine_name) == winner_is_black else "lianzhu"
+        for kind, text in [("time", "time forfeit"), ("crash", "crash"), ("illegal", "illegal"), ("forbidden", "forbidden")]:
+            if text in reason:
+                failures[(loser, kind)] = failures.get((loser, kind), 0) + 1
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-lianzhu"))
+    parser.add_argument("--opponent", required=True, help="command of the other engine")
+    parser.add_argument("--rule", type=int, default=0, choices=[0, 1, 4])
+    parser.add_argument("--size", type=int, default=20)
+    parser.add_argument("--tc", default="0/1", help="c-gomoku-cli time control: match/turn seconds")
+    parser.add_argument("--games", type=int, default=20, help="games in all (each opening twice)")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--openings", help="offset openings file (default: scripts/openings/ by rule and size)")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    parser.add_argument("--out", help="folder for games and logs")
+    args = parser.parse_args()
+
+    runner = find_runner()
+    out = args.out or os.path.join(ROOT, "matches", time.strftime("%Y%m%d-%H%M%S"))
+    os.makedirs(out, exist_ok=True)
+    openings = args.openings or os.path.join(ROOT, "scripts", "openings", DEFAULT_OPENINGS.get((args.rule, args.size), ""))
+    command = [
+        runner,
+        "-each", f"tc={args.tc}",
+        "-engine", "name=lianzhu", f"cmd={os.path.abspath(args.engine)}",
+        "-engine", "name=opponent", f"cmd={os.path.abspath(args.opponent)}",
+        "-rule", str(args.rule), "-boardsize", str(args.size),
+        "-games", str(args.games), "-repeat", "-concurrency", str(args.concurrency),
+        "-drawafter", str(args.size * args.size),
+        "-sgf", os.path.join(out, "games.sgf"), "-msg", os.path.join(out, "messages.txt"),
+    ]
+    if os.path.isfile(openings):
+        command += ["-openings", f"file={openings}", "type=offset", "order=sequential"]
+    else:
+        print(f"no openings file {openings}: games start from the empty board", file=sys.stderr)
+    if args.sprt:
+        command += ["-sprt", f"elo0={args.sprt[0]}", f"elo1={args.sprt[1]}"]
+    with open(os.path.join(out, "runner.log"), "w") as log:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        last = None
+        for line in process.stdout:
+            log.write(line)
+            if line.startswith("Score of"):
+                last = line
+                print(line.rstrip(), flush=True)
+            elif "SPRT" in line or "H0" in line or "H1" in line:
+                print(line.rstrip(), flush=True)
+        process.wait()
+    if not last:
+        sys.exit(f"no game finished; see {out}/runner.log")
+    wins, losses, draws = map(int, re.search(r": (\d+) - (\d+) - (\d+)", last).groups())
+    score, difference, margin = summary(wins, losses, draws)
+    print(f"\nlianzhu vs {os.path.basename(args.opponent)}: rule {args.rule}, {args.size}x{args.size}, tc {args.tc}")
+    print(f"W-L-D {wins}-{losses}-{draws}  score {100 * score:.1f} %  Elo {difference:+.0f} +/- {margin:.0f}")
+    with open(os.path.join(out, "games.sgf")) as sgf:
+        failures = count_failures(sgf.read(), "lianzhu")
+    for side in ["lianzhu", "opponent"]:
+        kinds = {kind: failures.get((side, kind), 0) for kind in ["time", "crash", "illegal", "forbidden"]}
+        print(f"{side} losses by time {kinds['time']}, crash {kinds['crash']}, illegal move {kinds['illegal']}, forbidden move {kinds['forbidden']}")
+    print(f"games and logs: {out}")
+
+
+if __name__ == "__main__":
+    main()
