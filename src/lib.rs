@@ -3,6 +3,7 @@
 //! The binary `pbrain-lianzhu` is a thin shell around [`protocol::driver`]; everything a
 //! test or a subcommand needs is reachable from here.
 
+pub mod analyze;
 pub mod bench;
 pub mod board;
 pub mod eval;

@@ -1,14 +1,22 @@
 //! `pbrain-lianzhu`: with no arguments, the Gomocup protocol on stdin/stdout.
 //! `pbrain-lianzhu bench [DEPTH]`: the fixed-depth benchmark.
+//! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
 
 use anyhow::Context;
-use lianzhu::{bench, protocol};
+use lianzhu::{analyze, bench, protocol};
 use std::io;
 
-fn main() -> anyhow::Result<()> {
+fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    if let Err(error) = run() {
+        eprintln!("error: {error:#}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
@@ -18,10 +26,22 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some("bench") => run_bench(args.get(1)),
+        Some("analyze") => run_analyze(&args[1..]),
         Some(other) => anyhow::bail!(
-            "unknown subcommand '{other}'; run with no arguments for the protocol, or 'bench [DEPTH]'"
+            "unknown subcommand '{other}'; run with no arguments for the protocol, \
+             'bench [DEPTH]' or 'analyze [OPTIONS] [POSITION]'"
         ),
     }
+}
+
+fn run_analyze(args: &[String]) -> anyhow::Result<()> {
+    let request = analyze::parse_args(args)?;
+    let position = match &request.position {
+        Some(position) => position.clone(),
+        None => io::read_to_string(io::stdin()).context("reading the position from stdin")?,
+    };
+    println!("{}", analyze::run(&request, &position)?);
+    Ok(())
 }
 
 fn run_bench(depth: Option<&String>) -> anyhow::Result<()> {

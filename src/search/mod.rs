@@ -227,12 +227,12 @@ impl Search<'_> {
             return self.immediate(reporter, pos, eval::evaluate(&self.board));
         }
         if count == 1
-            && let Some(line) = self.root_vcf()
+            && let Some(win) = self.root_vcf()
         {
-            let score = MATE - line.len() as i32;
-            reporter.progress(&self.progress(1, score, line.clone()));
+            let score = MATE - win.plies as i32;
+            reporter.progress(&self.progress(1, score, win.line.clone()));
             return vec![ScoredMove {
-                pos: line[0],
+                pos: win.line[0],
                 score,
             }];
         }
@@ -300,14 +300,14 @@ impl Search<'_> {
             .is_some_and(|d| Instant::now() >= d)
     }
 
-    fn root_vcf(&mut self) -> Option<Vec<Pos>> {
+    fn root_vcf(&mut self) -> Option<vcf::Win> {
         let (limits, stop) = (self.limits, self.stop);
         let interrupted =
             || limits.deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
         let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES, &interrupted);
-        let line = vcf.find(&mut self.board, ROOT_VCF_FOURS);
+        let win = vcf.find(&mut self.board, ROOT_VCF_FOURS);
         self.nodes += vcf.nodes;
-        line
+        win
     }
 
     /// One iteration, first in a narrow window around the last score.
@@ -541,10 +541,10 @@ impl Search<'_> {
             && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
         {
             let mut vcf = Vcf::new(&mut self.engine.vcf_cache, LEAF_VCF_NODES, &|| false);
-            let line = vcf.find(&mut self.board, LEAF_VCF_FOURS);
+            let win = vcf.find(&mut self.board, LEAF_VCF_FOURS);
             self.nodes += vcf.nodes;
-            if let Some(line) = line {
-                return MATE - (ply + line.len() + 1) as i32;
+            if let Some(win) = win {
+                return MATE - (ply + win.plies) as i32;
             }
         }
         eval::evaluate(&self.board)

@@ -45,6 +45,16 @@ impl VcfCache {
     }
 }
 
+/// A proven VCF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Win {
+    /// Attacker and defender moves, from the first four to the five or the unstoppable
+    /// four.
+    pub line: Vec<Pos>,
+    /// Plies from the position until the five stands on the board.
+    pub plies: usize,
+}
+
 /// A search for one position, bounded in fours, in nodes, and by the caller's clock.
 pub struct Vcf<'a> {
     cache: &'a mut VcfCache,
@@ -53,6 +63,7 @@ pub struct Vcf<'a> {
     interrupted: &'a dyn Fn() -> bool,
     /// Moves of the line being tried: attacker, defender, attacker, ….
     line: Vec<Pos>,
+    ends_in_five: bool,
     pub nodes: u64,
 }
 
@@ -67,6 +78,7 @@ impl<'a> Vcf<'a> {
             nodes_left: node_budget,
             interrupted,
             line: Vec::new(),
+            ends_in_five: false,
             nodes: 0,
         }
     }
@@ -74,9 +86,14 @@ impl<'a> Vcf<'a> {
     /// The winning line of the side to move (its moves and the forced replies, ending
     /// with the move that makes five or an unstoppable four), if one exists within
     /// `max_fours` fours.
-    pub fn find(&mut self, board: &mut Board, max_fours: u32) -> Option<Vec<Pos>> {
+    pub fn find(&mut self, board: &mut Board, max_fours: u32) -> Option<Win> {
         self.line.clear();
-        self.attack(board, max_fours).then(|| self.line.clone())
+        self.ends_in_five = false;
+        self.attack(board, max_fours).then(|| Win {
+            line: self.line.clone(),
+            // A line that ends in an unstoppable four needs the defender's move and the five.
+            plies: self.line.len() + if self.ends_in_five { 0 } else { 2 },
+        })
     }
 
     fn attack(&mut self, board: &mut Board, depth: u32) -> bool {
@@ -84,6 +101,7 @@ impl<'a> Vcf<'a> {
         let opponent = me.opponent();
         if let Some(five) = board.five_points(me).iter().next() {
             self.line.push(five);
+            self.ends_in_five = true;
             return true;
         }
         if depth == 0 || self.nodes_left == 0 || self.cache.refuted(board.hash(), depth) {
@@ -173,7 +191,9 @@ mod tests {
 
     fn vcf(board: &mut Board) -> Option<Vec<Pos>> {
         let mut cache = VcfCache::default();
-        Vcf::new(&mut cache, 100_000, &|| false).find(board, 20)
+        Vcf::new(&mut cache, 100_000, &|| false)
+            .find(board, 20)
+            .map(|win| win.line)
     }
 
     #[test]
@@ -197,6 +217,11 @@ mod tests {
         let line = vcf(&mut board).expect("a VCF exists");
         assert_eq!(line, [Pos::new(6, 3)]);
         assert_eq!(board.threat(line[0], Color::Black), Threat::Flex4);
+        let mut cache = VcfCache::default();
+        let win = Vcf::new(&mut cache, 1000, &|| false)
+            .find(&mut board, 20)
+            .unwrap();
+        assert_eq!(win.plies, 3, "four, any reply, five");
     }
 
     #[test]
