@@ -10,15 +10,18 @@
 pub mod ordering;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 use crate::board::pattern::Threat;
-use crate::board::{Board, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::eval;
+use crate::rules::Rule;
 use ordering::Situation;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 use vcf::{Vcf, VcfCache};
+use vct::Vct;
 
 /// Score of a win on the board now; a win `n` plies ahead scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
@@ -34,6 +37,18 @@ const LEAF_VCF_FOURS: u32 = 8;
 const LEAF_VCF_NODES: u64 = 200;
 const ROOT_VCF_FOURS: u32 = 30;
 const ROOT_VCF_NODES: u64 = 200_000;
+/// Root VCT: node budget, attacking moves, and share of the time to the hard deadline.
+const ROOT_VCT_NODES: u64 = 20_000;
+const ROOT_VCT_THREATS: u32 = 8;
+const ROOT_VCT_TIME_PERCENT: u32 = 12;
+/// Score of a win found by the root VCT, whose length is not counted.
+const VCT_WIN: i32 = MATE - 100;
+/// The opponent-VCT check of the best root moves: how many, and its budgets.
+const VCT_CHECKED_MOVES: usize = 4;
+const CHECK_VCT_NODES: u64 = 6_000;
+const CHECK_VCT_THREATS: u32 = 6;
+/// Leaf bonus of the side to move for a double three the opponent cannot meet with a four.
+const DOUBLE_THREE_BONUS: i32 = 2000;
 /// Moves searched below the root when no threat forces the choice.
 const MAX_QUIET_BREADTH: usize = 16;
 /// Half-width of the first aspiration window.
@@ -185,6 +200,18 @@ struct MoveLists {
     scored: Vec<(i64, Pos)>,
 }
 
+/// A stop test for threat searches: a share of the time left before `deadline`, or the
+/// stop flag.
+fn interruption(
+    deadline: Option<Instant>,
+    share_percent: u32,
+    stop: &AtomicBool,
+) -> impl Fn() -> bool + '_ {
+    let now = Instant::now();
+    let deadline = deadline.map(|d| now + d.saturating_duration_since(now) * share_percent / 100);
+    move || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed)
+}
+
 struct RootMove {
     pos: Pos,
     score: i32,
@@ -236,6 +263,15 @@ impl Search<'_> {
                 score,
             }];
         }
+        if count == 1
+            && let Some(pos) = self.root_vct()
+        {
+            reporter.progress(&self.progress(1, VCT_WIN, vec![pos]));
+            return vec![ScoredMove {
+                pos,
+                score: VCT_WIN,
+            }];
+        }
         let static_order: Vec<Pos> = {
             let mut order: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
             let history = &self.engine.history[self.board.to_move().index()];
@@ -259,6 +295,9 @@ impl Search<'_> {
             if self.stopped || is_mate(score) || self.past_soft_deadline() {
                 break;
             }
+        }
+        if count == 1 && !is_mate(roots[0].score) {
+            self.avoid_opponent_vct(&mut roots);
         }
         roots
             .iter()
@@ -300,10 +339,33 @@ impl Search<'_> {
             .is_some_and(|d| Instant::now() >= d)
     }
 
+    fn root_vct(&mut self) -> Option<Pos> {
+        let interrupted = interruption(self.limits.deadline, ROOT_VCT_TIME_PERCENT, self.stop);
+        let mut vct = Vct::new(&mut self.engine.vcf_cache, ROOT_VCT_NODES, &interrupted);
+        let first = vct.find(&mut self.board, ROOT_VCT_THREATS);
+        self.nodes += vct.nodes;
+        first
+    }
+
+    /// Moves the first of the best few root moves after which the opponent has no win by
+    /// threats to the front: the main search may not reach that far.
+    fn avoid_opponent_vct(&mut self, roots: &mut [RootMove]) {
+        let interrupted = interruption(self.limits.deadline, 100, self.stop);
+        for i in 0..roots.len().min(VCT_CHECKED_MOVES) {
+            self.board.play(roots[i].pos);
+            let mut vct = Vct::new(&mut self.engine.vcf_cache, CHECK_VCT_NODES, &interrupted);
+            let refuted = vct.find(&mut self.board, CHECK_VCT_THREATS).is_some();
+            self.nodes += vct.nodes;
+            self.board.undo();
+            if !refuted {
+                roots[..=i].rotate_right(1);
+                return;
+            }
+        }
+    }
+
     fn root_vcf(&mut self) -> Option<vcf::Win> {
-        let (limits, stop) = (self.limits, self.stop);
-        let interrupted =
-            || limits.deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
+        let interrupted = interruption(self.limits.deadline, 100, self.stop);
         let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES, &interrupted);
         let win = vcf.find(&mut self.board, ROOT_VCF_FOURS);
         self.nodes += vcf.nodes;
@@ -546,6 +608,12 @@ impl Search<'_> {
             if let Some(win) = win {
                 return MATE - (ply + win.plies) as i32;
             }
+        }
+        // A double three with no opponent four to interpose almost always wins.
+        let double_three = self.board.threat_count(me, Threat::Flex3x2) > 0
+            && !(self.board.rule() == Rule::Renju && me == Color::Black);
+        if double_three && self.board.four_points(me.opponent()).is_empty() {
+            return eval::evaluate(&self.board) + DOUBLE_THREE_BONUS;
         }
         eval::evaluate(&self.board)
     }

@@ -1,0 +1,230 @@
+//! Threat search with threes: VCT, victory by continuous threats, run at the root.
+//!
+//! The attacker plays fours and threes (moves after which it can make an unstoppable
+//! four); the defender answers a four at its one completion point and a three with every
+//! move [`ordering::generate`] offers against it: the points on the three's lines and the
+//! defender's own fours. A line counts as won when every defence loses. Each attacking
+//! step first asks the [`Vcf`] whether fours alone already win.
+//!
+//! [`ordering::generate`]: super::ordering::generate
+
+use super::ordering::{self, Situation};
+use super::vcf::{Vcf, VcfCache};
+use crate::board::pattern::Threat;
+use crate::board::{Board, Pos};
+use crate::rules;
+
+/// Threes and fours tried per attacking move, best first.
+const ATTACK_BREADTH: usize = 12;
+const POLL_INTERVAL: u64 = 256;
+/// Fours each VCF inside the VCT may play, and its node budget.
+const INNER_VCF_FOURS: u32 = 12;
+const INNER_VCF_NODES: u64 = 500;
+
+pub struct Vct<'a> {
+    cache: &'a mut VcfCache,
+    nodes_left: u64,
+    interrupted: &'a dyn Fn() -> bool,
+    pub nodes: u64,
+}
+
+impl<'a> Vct<'a> {
+    pub fn new(
+        cache: &'a mut VcfCache,
+        node_budget: u64,
+        interrupted: &'a dyn Fn() -> bool,
+    ) -> Vct<'a> {
+        Vct {
+            cache,
+            nodes_left: node_budget,
+            interrupted,
+            nodes: 0,
+        }
+    }
+
+    /// The first move of a win by threats within `max_threats` attacking moves.
+    pub fn find(&mut self, board: &mut Board, max_threats: u32) -> Option<Pos> {
+        let mut first = None;
+        self.attack(board, max_threats, &mut first)
+            .then_some(first)
+            .flatten()
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes_left == 0 {
+            return true;
+        }
+        self.nodes_left -= 1;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && (self.interrupted)() {
+            self.nodes_left = 0;
+        }
+        false
+    }
+
+    /// Whether the side to move wins by threats; `first` gets the winning move.
+    fn attack(&mut self, board: &mut Board, depth: u32, first: &mut Option<Pos>) -> bool {
+        let me = board.to_move();
+        if let Some(five) = board.five_points(me).iter().next() {
+            *first = Some(five);
+            return true;
+        }
+        if depth == 0 || self.out_of_budget() {
+            return false;
+        }
+        // Facing a four the attacker must block, and only a block that is itself a four
+        // keeps the initiative: the VCF tries those.
+        let facing_four = !board.five_points(me.opponent()).is_empty();
+        if !facing_four && let Some(four) = ordering::has_winning_four(board, me) {
+            *first = Some(four);
+            return true;
+        }
+        let vcf =
+            Vcf::new(self.cache, INNER_VCF_NODES, self.interrupted).find(board, INNER_VCF_FOURS);
+        if let Some(win) = vcf {
+            *first = win.line.first().copied();
+            return true;
+        }
+        if facing_four {
+            return false;
+        }
+        for threat in self.threats(board) {
+            board.play(threat);
+            let won = self.defend(board, depth - 1);
+            board.undo();
+            if won {
+                *first = Some(threat);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The attacker's legal fours and threes, strongest first.
+    fn threats(&self, board: &mut Board) -> Vec<Pos> {
+        let me = board.to_move();
+        let mut threats: Vec<(Threat, Pos)> = board
+            .empty_points()
+            .filter(|&p| board.is_near_stones(p))
+            .map(|p| (board.threat(p, me), p))
+            .filter(|&(t, _)| t >= Threat::Flex3 && t != Threat::Forbidden)
+            .collect();
+        threats.sort_by_key(|&(t, p)| (std::cmp::Reverse(t), p));
+        let mut legal = Vec::with_capacity(ATTACK_BREADTH);
+        for (_, p) in threats {
+            if legal.len() == ATTACK_BREADTH {
+                break;
+            }
+            if rules::is_legal(board, p, me) {
+                legal.push(p);
+            }
+        }
+        legal
+    }
+
+    /// With the defender to move after a threat: whether every defence loses.
+    fn defend(&mut self, board: &mut Board, depth: u32) -> bool {
+        let mut defences = Vec::new();
+        match ordering::generate(board, &mut defences) {
+            Situation::Lost => return true,
+            Situation::Win(_) | Situation::Open => return false,
+            Situation::Forced => {}
+        }
+        for defence in defences {
+            board.play(defence);
+            let mut ignored = None;
+            let won = self.attack(board, depth, &mut ignored);
+            board.undo();
+            if !won {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Cell, Color};
+    use crate::rules::Rule;
+
+    fn picture(rows: &[&str], to_move: Color) -> Board {
+        let mut board = Board::new(15, 15, Rule::Freestyle);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let color = match c {
+                    'X' => Color::Black,
+                    'O' => Color::White,
+                    _ => continue,
+                };
+                board.put(Pos::new(x, y), Cell::Stone(color));
+            }
+        }
+        board.set_to_move(to_move);
+        board
+    }
+
+    fn vct(board: &mut Board) -> Option<Pos> {
+        let mut cache = VcfCache::default();
+        Vct::new(&mut cache, 200_000, &|| false).find(board, 6)
+    }
+
+    #[test]
+    fn finds_a_double_three() {
+        let mut board = picture(
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......X........",
+                "......X........",
+                "....XX.........",
+                "...............",
+                "O.............O",
+                "..............O",
+            ],
+            Color::Black,
+        );
+        assert_eq!(vct(&mut board), Some(Pos::new(6, 6)));
+    }
+
+    #[test]
+    fn no_win_from_scattered_stones() {
+        let mut board = picture(
+            &[
+                "...............",
+                "..X.....X......",
+                "...............",
+                "....O...O......",
+            ],
+            Color::Black,
+        );
+        assert_eq!(vct(&mut board), None);
+    }
+
+    #[test]
+    fn an_open_three_of_the_defender_refutes_a_slower_threat() {
+        // Black's double three at (6,6) would win, but White's open three becomes an
+        // open four first.
+        let mut board = picture(
+            &[
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                "......X........",
+                "......X........",
+                "....XX.........",
+                "...............",
+                "O..............",
+                "...............",
+                "...............",
+                ".........OOO...",
+            ],
+            Color::Black,
+        );
+        assert_eq!(vct(&mut board), None);
+    }
+}
