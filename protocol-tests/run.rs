@@ -237,3 +237,25 @@ fn a_huge_line_gets_one_answer_and_changes_nothing() {
     );
     engine.expect_exit().unwrap();
 }
+
+#[test]
+fn end_while_thinking_exits_within_a_second() {
+    let mut engine = Engine::start();
+    engine.send(b"INFO timeout_turn 60000\nSTART 15\n").unwrap();
+    assert_eq!(engine.next_line(|_| false).unwrap(), "OK");
+    engine.send(b"TURN 7,7\n").unwrap();
+    thread::sleep(Duration::from_millis(300));
+    let sent = std::time::Instant::now();
+    engine.send(b"END\n").unwrap();
+    loop {
+        match engine.output.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(line) => assert!(line.starts_with("MESSAGE"), "answered '{line}' after END"),
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => panic!("the engine did not exit after END"),
+        }
+    }
+    let status = engine.child.wait().unwrap();
+    let took = sent.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(took < Duration::from_secs(1), "END took {took:?}");
+}

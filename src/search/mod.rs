@@ -47,6 +47,7 @@ const VCT_WIN: i32 = MATE - 100;
 const VCT_CHECKED_MOVES: usize = 4;
 const CHECK_VCT_NODES: u64 = 6_000;
 const CHECK_VCT_THREATS: u32 = 6;
+const CHECK_VCT_TIME_PERCENT: u32 = 50;
 /// Leaf bonus of the side to move for a double three the opponent cannot meet with a four.
 const DOUBLE_THREE_BONUS: i32 = 2000;
 /// Moves searched below the root when no threat forces the choice.
@@ -350,7 +351,7 @@ impl Search<'_> {
     /// Moves the first of the best few root moves after which the opponent has no win by
     /// threats to the front: the main search may not reach that far.
     fn avoid_opponent_vct(&mut self, roots: &mut [RootMove]) {
-        let interrupted = interruption(self.limits.deadline, 100, self.stop);
+        let interrupted = interruption(self.limits.deadline, CHECK_VCT_TIME_PERCENT, self.stop);
         for i in 0..roots.len().min(VCT_CHECKED_MOVES) {
             self.board.play(roots[i].pos);
             let mut vct = Vct::new(&mut self.engine.vcf_cache, CHECK_VCT_NODES, &interrupted);
