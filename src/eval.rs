@@ -133,25 +133,8 @@ pub fn best_static_move(board: &mut Board) -> Option<(Pos, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Cell;
+    use crate::board::testing::stones;
     use crate::rules::Rule;
-
-    fn board(
-        rule: Rule,
-        black: &[(usize, usize)],
-        white: &[(usize, usize)],
-        to_move: Color,
-    ) -> Board {
-        let mut board = Board::new(15, 15, rule);
-        for &(x, y) in black {
-            board.put(Pos::new(x, y), Cell::Stone(Color::Black));
-        }
-        for &(x, y) in white {
-            board.put(Pos::new(x, y), Cell::Stone(Color::White));
-        }
-        board.set_to_move(to_move);
-        board
-    }
 
     #[test]
     fn empty_board_gets_the_centre() {
@@ -165,13 +148,13 @@ mod tests {
     fn wins_before_blocking_and_blocks_before_building() {
         let black = [(3, 3), (4, 3), (5, 3), (6, 3)];
         let white = [(3, 8), (4, 8), (5, 8), (6, 8)];
-        let mut b = board(Rule::Freestyle, &black, &white, Color::White);
+        let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
         let (pos, _) = best_static_move(&mut b).unwrap();
         assert!(
             pos == Pos::new(2, 8) || pos == Pos::new(7, 8),
             "win, got {pos}"
         );
-        let mut b = board(Rule::Freestyle, &black, &white[..3], Color::White);
+        let mut b = stones(Rule::Freestyle, &black, &white[..3], Color::White);
         let (pos, _) = best_static_move(&mut b).unwrap();
         assert!(
             pos == Pos::new(2, 3) || pos == Pos::new(7, 3),
@@ -181,7 +164,7 @@ mod tests {
 
     #[test]
     fn blocks_an_open_three() {
-        let mut b = board(
+        let mut b = stones(
             Rule::Freestyle,
             &[(5, 5), (6, 5), (7, 5)],
             &[(5, 6), (9, 9)],
@@ -196,7 +179,7 @@ mod tests {
         // White's only five point (5,3) would be an overline for Black.
         let black = [(1, 3), (2, 3), (3, 3), (4, 3), (6, 3), (5, 8)];
         let white = [(0, 3), (5, 4), (5, 5), (5, 6), (5, 7)];
-        let mut b = board(Rule::Renju, &black, &white, Color::Black);
+        let mut b = stones(Rule::Renju, &black, &white, Color::Black);
         assert!(rules::is_forbidden(&mut b, Pos::new(5, 3)));
         let (pos, _) = best_static_move(&mut b).unwrap();
         assert_ne!(pos, Pos::new(5, 3));
@@ -206,7 +189,7 @@ mod tests {
 
     #[test]
     fn evaluation_favours_the_side_with_threats() {
-        let mut b = board(
+        let mut b = stones(
             Rule::Freestyle,
             &[(5, 5), (6, 5), (7, 5)],
             &[(5, 6)],

@@ -208,6 +208,7 @@ pub fn winner(board: &Board) -> Option<Color> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::testing;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -254,33 +255,10 @@ mod tests {
         assert!(checked >= 100, "only {checked} positions read");
     }
 
-    fn board_from_picture(rule: Rule, rows: &[&str]) -> Board {
-        let mut board = Board::new(15, 15, rule);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let cell = match c {
-                    'X' => Cell::Stone(Color::Black),
-                    'O' => Cell::Stone(Color::White),
-                    _ => continue,
-                };
-                board.put(Pos::new(x, y), cell);
-            }
-        }
-        board
-    }
-
-    fn renju_board(black: &[(usize, usize)]) -> Board {
-        let mut board = Board::new(15, 15, Rule::Renju);
-        for &(x, y) in black {
-            board.put(Pos::new(x, y), Cell::Stone(Color::Black));
-        }
-        board
-    }
-
     #[test]
     fn a_five_beats_a_foul_and_an_overline_is_one() {
         // (4,0) makes a five across and fours down and down-left.
-        let mut board = board_from_picture(
+        let mut board = testing::picture(
             Rule::Renju,
             &[
                 "XXXX.......",
@@ -289,18 +267,19 @@ mod tests {
                 ".X..X......",
                 "...........",
             ],
+            Color::Black,
         );
         let pos = Pos::new(4, 0);
         assert!(is_winning_move(&board, pos, Color::Black));
         assert_eq!(foul(&mut board, pos), None);
-        let mut overline = board_from_picture(Rule::Renju, &["XXX.XX.....", "..........."]);
+        let mut overline = testing::picture(Rule::Renju, &["XXX.XX....."], Color::Black);
         assert_eq!(foul(&mut overline, Pos::new(3, 0)), Some(Foul::Overline));
         assert!(!is_winning_move(&overline, Pos::new(3, 0), Color::Black));
     }
 
     #[test]
     fn double_four_on_one_line_is_a_foul() {
-        let mut board = board_from_picture(Rule::Renju, &["X.XX..X....", "..........."]);
+        let mut board = testing::picture(Rule::Renju, &["X.XX..X...."], Color::Black);
         assert_eq!(foul(&mut board, Pos::new(4, 0)), Some(Foul::DoubleFour));
         assert_eq!(foul(&mut board, Pos::new(5, 0)), None);
     }
@@ -310,25 +289,20 @@ mod tests {
         // (7,7) makes a vertical three and a split horizontal three X.** whose only
         // straight-four point (6,7) is a double-four once (7,7) is down.
         let stones = [(5, 7), (8, 7), (6, 8), (6, 9), (6, 10), (7, 5), (7, 6)];
-        let mut board = renju_board(&stones);
+        let mut board = testing::stones(Rule::Renju, &stones, &[], Color::Black);
         assert_eq!(foul(&mut board, Pos::new(7, 7)), None);
         // Without (6,10) the point (6,7) is a four-three, legal, so the three is real.
-        let mut board = renju_board(
-            &stones[..4]
-                .iter()
-                .chain(&stones[5..])
-                .copied()
-                .collect::<Vec<_>>(),
-        );
+        let fewer: Vec<_> = stones[..4].iter().chain(&stones[5..]).copied().collect();
+        let mut board = testing::stones(Rule::Renju, &fewer, &[], Color::Black);
         assert_eq!(foul(&mut board, Pos::new(7, 7)), Some(Foul::DoubleThree));
     }
 
     #[test]
     fn white_and_other_rules_have_no_fouls() {
-        let rows = ["..XX.XX....", "..........."];
-        let mut renju = board_from_picture(Rule::Renju, &rows);
+        let rows = ["..XX.XX...."];
+        let mut renju = testing::picture(Rule::Renju, &rows, Color::Black);
         assert!(is_legal(&mut renju, Pos::new(4, 0), Color::White));
-        let mut free = board_from_picture(Rule::Freestyle, &["X.XX..X....", "..........."]);
+        let mut free = testing::picture(Rule::Freestyle, &["X.XX..X...."], Color::Black);
         assert_eq!(foul(&mut free, Pos::new(4, 0)), None);
     }
 
@@ -361,7 +335,7 @@ mod tests {
             ("OXXXX.XO..", Caro, true),
         ];
         for (row, rule, wins) in cases {
-            let board = board_from_picture(rule, &[row, ".........."]);
+            let board = testing::picture(rule, &[row], Color::Black);
             let color = if row.contains("XX") {
                 Color::Black
             } else {

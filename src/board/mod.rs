@@ -14,6 +14,8 @@
 //! colour, and how many stones lie within two of each point.
 
 pub mod pattern;
+#[cfg(test)]
+pub mod testing;
 
 use crate::rules::Rule;
 use pattern::{

@@ -20,7 +20,7 @@ use ordering::Situation;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
-use vcf::{Vcf, VcfCache};
+use vcf::{Budget, Vcf, VcfCache};
 use vct::Vct;
 
 /// Score of a win on the board now; a win `n` plies ahead scores `MATE - n`.
@@ -342,9 +342,12 @@ impl Search<'_> {
 
     fn root_vct(&mut self) -> Option<Pos> {
         let interrupted = interruption(self.limits.deadline, ROOT_VCT_TIME_PERCENT, self.stop);
-        let mut vct = Vct::new(&mut self.engine.vcf_cache, ROOT_VCT_NODES, &interrupted);
+        let mut vct = Vct::new(
+            &mut self.engine.vcf_cache,
+            Budget::new(ROOT_VCT_NODES, &interrupted),
+        );
         let first = vct.find(&mut self.board, ROOT_VCT_THREATS);
-        self.nodes += vct.nodes;
+        self.nodes += vct.budget.nodes();
         first
     }
 
@@ -354,9 +357,10 @@ impl Search<'_> {
         let interrupted = interruption(self.limits.deadline, CHECK_VCT_TIME_PERCENT, self.stop);
         for i in 0..roots.len().min(VCT_CHECKED_MOVES) {
             self.board.play(roots[i].pos);
-            let mut vct = Vct::new(&mut self.engine.vcf_cache, CHECK_VCT_NODES, &interrupted);
+            let budget = Budget::new(CHECK_VCT_NODES, &interrupted);
+            let mut vct = Vct::new(&mut self.engine.vcf_cache, budget);
             let refuted = vct.find(&mut self.board, CHECK_VCT_THREATS).is_some();
-            self.nodes += vct.nodes;
+            self.nodes += vct.budget.nodes();
             self.board.undo();
             if !refuted {
                 roots[..=i].rotate_right(1);
@@ -367,9 +371,12 @@ impl Search<'_> {
 
     fn root_vcf(&mut self) -> Option<vcf::Win> {
         let interrupted = interruption(self.limits.deadline, 100, self.stop);
-        let mut vcf = Vcf::new(&mut self.engine.vcf_cache, ROOT_VCF_NODES, &interrupted);
+        let mut vcf = Vcf::new(
+            &mut self.engine.vcf_cache,
+            Budget::new(ROOT_VCF_NODES, &interrupted),
+        );
         let win = vcf.find(&mut self.board, ROOT_VCF_FOURS);
-        self.nodes += vcf.nodes;
+        self.nodes += vcf.budget.nodes();
         win
     }
 
@@ -603,9 +610,13 @@ impl Search<'_> {
         if has_fours
             && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
         {
-            let mut vcf = Vcf::new(&mut self.engine.vcf_cache, LEAF_VCF_NODES, &|| false);
+            let never = || false;
+            let mut vcf = Vcf::new(
+                &mut self.engine.vcf_cache,
+                Budget::new(LEAF_VCF_NODES, &never),
+            );
             let win = vcf.find(&mut self.board, LEAF_VCF_FOURS);
-            self.nodes += vcf.nodes;
+            self.nodes += vcf.budget.nodes();
             if let Some(win) = win {
                 return MATE - (ply + win.plies) as i32;
             }
@@ -629,29 +640,12 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Cell, Color};
-    use crate::rules::Rule;
+    use crate::board::testing::picture;
 
     struct Silent;
 
     impl Reporter for Silent {
         fn progress(&mut self, _: &Progress) {}
-    }
-
-    fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {
-        let mut board = Board::new(15, 15, rule);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                board.put(Pos::new(x, y), Cell::Stone(color));
-            }
-        }
-        board.set_to_move(to_move);
-        board
     }
 
     fn best(board: &Board, depth: u32) -> ScoredMove {

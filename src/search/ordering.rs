@@ -159,30 +159,13 @@ pub fn order(board: &Board, moves: &mut [Pos], history: &[i32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Cell;
+    use crate::board::testing::stones;
     use crate::rules::Rule;
-
-    fn board(
-        rule: Rule,
-        black: &[(usize, usize)],
-        white: &[(usize, usize)],
-        to_move: Color,
-    ) -> Board {
-        let mut board = Board::new(15, 15, rule);
-        for &(x, y) in black {
-            board.put(Pos::new(x, y), Cell::Stone(Color::Black));
-        }
-        for &(x, y) in white {
-            board.put(Pos::new(x, y), Cell::Stone(Color::White));
-        }
-        board.set_to_move(to_move);
-        board
-    }
 
     #[test]
     fn a_five_point_wins_and_an_opponent_five_forces_the_block() {
         let mut moves = Vec::new();
-        let mut b = board(
+        let mut b = stones(
             Rule::Freestyle,
             &[(3, 3), (4, 3), (5, 3), (6, 3)],
             &[(2, 3), (9, 9)],
@@ -197,7 +180,7 @@ mod tests {
     #[test]
     fn two_opponent_fives_or_a_forbidden_block_lose() {
         let mut moves = Vec::new();
-        let mut b = board(
+        let mut b = stones(
             Rule::Freestyle,
             &[(3, 3), (4, 3), (5, 3), (6, 3)],
             &[(9, 9)],
@@ -207,7 +190,7 @@ mod tests {
         // White's five point (5,3) is an overline for Black.
         let black = [(1, 3), (2, 3), (3, 3), (4, 3), (6, 3), (5, 8)];
         let white = [(0, 3), (5, 4), (5, 5), (5, 6), (5, 7)];
-        let mut b = board(Rule::Renju, &black, &white, Color::Black);
+        let mut b = stones(Rule::Renju, &black, &white, Color::Black);
         assert_eq!(generate(&mut b, &mut moves), Situation::Lost);
     }
 
@@ -216,7 +199,7 @@ mod tests {
         let mut moves = Vec::new();
         let black = [(5, 7), (6, 7), (7, 7)];
         let white = [(5, 5), (6, 5), (7, 5), (0, 0)];
-        let mut b = board(Rule::Freestyle, &black, &white, Color::White);
+        let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
         assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
         for pos in [
             Pos::new(4, 7),

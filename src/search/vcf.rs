@@ -13,6 +13,57 @@ use crate::rules;
 const CACHE_SIZE: usize = 1 << 16;
 const POLL_INTERVAL: u64 = 256;
 
+/// Nodes a threat search may visit, and the caller's clock, asked every
+/// [`POLL_INTERVAL`] nodes: when it says stop, the budget counts as spent.
+pub struct Budget<'a> {
+    nodes_left: u64,
+    interrupted: &'a dyn Fn() -> bool,
+    nodes: u64,
+}
+
+impl<'a> Budget<'a> {
+    pub fn new(nodes: u64, interrupted: &'a dyn Fn() -> bool) -> Budget<'a> {
+        Budget {
+            nodes_left: nodes,
+            interrupted,
+            nodes: 0,
+        }
+    }
+
+    /// Takes one node; false once the budget is spent.
+    pub fn spend(&mut self) -> bool {
+        if self.nodes_left == 0 {
+            return false;
+        }
+        self.nodes_left -= 1;
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && (self.interrupted)() {
+            self.nodes_left = 0;
+        }
+        true
+    }
+
+    pub fn is_spent(&self) -> bool {
+        self.nodes_left == 0
+    }
+
+    /// Nodes visited so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// A budget of `nodes` for a search nested in this one, on the same clock.
+    pub fn nested(&self, nodes: u64) -> Budget<'a> {
+        Budget::new(nodes.min(self.nodes_left), self.interrupted)
+    }
+
+    /// Counts the nodes a nested search visited.
+    pub fn absorb(&mut self, nested: &Budget<'_>) {
+        self.nodes += nested.nodes;
+        self.nodes_left = self.nodes_left.saturating_sub(nested.nodes);
+    }
+}
+
 /// Positions (attacker to move) proven to have no VCF within a number of fours.
 pub struct VcfCache {
     entries: Vec<(u64, u8)>,
@@ -56,30 +107,21 @@ pub struct Win {
 }
 
 /// A search for one position, bounded in fours, in nodes, and by the caller's clock.
-pub struct Vcf<'a> {
+pub struct Vcf<'a, 'b> {
     cache: &'a mut VcfCache,
-    nodes_left: u64,
-    /// Asked every [`POLL_INTERVAL`] nodes; `true` ends the search as if out of budget.
-    interrupted: &'a dyn Fn() -> bool,
+    pub budget: Budget<'b>,
     /// Moves of the line being tried: attacker, defender, attacker, ….
     line: Vec<Pos>,
     ends_in_five: bool,
-    pub nodes: u64,
 }
 
-impl<'a> Vcf<'a> {
-    pub fn new(
-        cache: &'a mut VcfCache,
-        node_budget: u64,
-        interrupted: &'a dyn Fn() -> bool,
-    ) -> Vcf<'a> {
+impl<'a, 'b> Vcf<'a, 'b> {
+    pub fn new(cache: &'a mut VcfCache, budget: Budget<'b>) -> Vcf<'a, 'b> {
         Vcf {
             cache,
-            nodes_left: node_budget,
-            interrupted,
+            budget,
             line: Vec::new(),
             ends_in_five: false,
-            nodes: 0,
         }
     }
 
@@ -104,27 +146,21 @@ impl<'a> Vcf<'a> {
             self.ends_in_five = true;
             return true;
         }
-        if depth == 0 || self.nodes_left == 0 || self.cache.refuted(board.hash(), depth) {
+        if depth == 0 || self.cache.refuted(board.hash(), depth) || !self.budget.spend() {
             return false;
-        }
-        self.nodes_left -= 1;
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && (self.interrupted)() {
-            self.nodes_left = 0;
         }
         let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
             (None, _) => board.four_points(me).iter().collect(),
             (Some(block), None) if board.threat(block, me).makes_four() => vec![block],
             _ => return false,
         };
-        let budget_before = self.nodes_left;
         for four in candidates {
             if self.try_four(board, four, depth) {
                 return true;
             }
         }
         // A search cut short by the budget proves nothing.
-        if self.nodes_left > 0 || budget_before == 0 {
+        if !self.budget.is_spent() {
             self.cache.remember(board.hash(), depth);
         }
         false
@@ -169,29 +205,13 @@ impl<'a> Vcf<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Cell, Color};
+    use crate::board::Color;
+    use crate::board::testing::picture;
     use crate::rules::Rule;
-
-    /// A board from a picture: `X` black, `O` white; `to_move` plays next.
-    fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {
-        let mut board = Board::new(15, 15, rule);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                board.put(Pos::new(x, y), Cell::Stone(color));
-            }
-        }
-        board.set_to_move(to_move);
-        board
-    }
 
     fn vcf(board: &mut Board) -> Option<Vec<Pos>> {
         let mut cache = VcfCache::default();
-        Vcf::new(&mut cache, 100_000, &|| false)
+        Vcf::new(&mut cache, Budget::new(100_000, &|| false))
             .find(board, 20)
             .map(|win| win.line)
     }
@@ -218,7 +238,7 @@ mod tests {
         assert_eq!(line, [Pos::new(6, 3)]);
         assert_eq!(board.threat(line[0], Color::Black), Threat::Flex4);
         let mut cache = VcfCache::default();
-        let win = Vcf::new(&mut cache, 1000, &|| false)
+        let win = Vcf::new(&mut cache, Budget::new(1000, &|| false))
             .find(&mut board, 20)
             .unwrap();
         assert_eq!(win.plies, 3, "four, any reply, five");

@@ -9,37 +9,25 @@
 //! [`ordering::generate`]: super::ordering::generate
 
 use super::ordering::{self, Situation};
-use super::vcf::{Vcf, VcfCache};
+use super::vcf::{Budget, Vcf, VcfCache};
 use crate::board::pattern::Threat;
 use crate::board::{Board, Pos};
 use crate::rules;
 
 /// Threes and fours tried per attacking move, best first.
 const ATTACK_BREADTH: usize = 12;
-const POLL_INTERVAL: u64 = 256;
 /// Fours each VCF inside the VCT may play, and its node budget.
 const INNER_VCF_FOURS: u32 = 12;
 const INNER_VCF_NODES: u64 = 500;
 
-pub struct Vct<'a> {
+pub struct Vct<'a, 'b> {
     cache: &'a mut VcfCache,
-    nodes_left: u64,
-    interrupted: &'a dyn Fn() -> bool,
-    pub nodes: u64,
+    pub budget: Budget<'b>,
 }
 
-impl<'a> Vct<'a> {
-    pub fn new(
-        cache: &'a mut VcfCache,
-        node_budget: u64,
-        interrupted: &'a dyn Fn() -> bool,
-    ) -> Vct<'a> {
-        Vct {
-            cache,
-            nodes_left: node_budget,
-            interrupted,
-            nodes: 0,
-        }
+impl<'a, 'b> Vct<'a, 'b> {
+    pub fn new(cache: &'a mut VcfCache, budget: Budget<'b>) -> Vct<'a, 'b> {
+        Vct { cache, budget }
     }
 
     /// The first move of a win by threats within `max_threats` attacking moves.
@@ -50,18 +38,6 @@ impl<'a> Vct<'a> {
             .flatten()
     }
 
-    fn out_of_budget(&mut self) -> bool {
-        if self.nodes_left == 0 {
-            return true;
-        }
-        self.nodes_left -= 1;
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) && (self.interrupted)() {
-            self.nodes_left = 0;
-        }
-        false
-    }
-
     /// Whether the side to move wins by threats; `first` gets the winning move.
     fn attack(&mut self, board: &mut Board, depth: u32, first: &mut Option<Pos>) -> bool {
         let me = board.to_move();
@@ -69,7 +45,7 @@ impl<'a> Vct<'a> {
             *first = Some(five);
             return true;
         }
-        if depth == 0 || self.out_of_budget() {
+        if depth == 0 || !self.budget.spend() {
             return false;
         }
         // Facing a four the attacker must block, and only a block that is itself a four
@@ -79,9 +55,10 @@ impl<'a> Vct<'a> {
             *first = Some(four);
             return true;
         }
-        let vcf =
-            Vcf::new(self.cache, INNER_VCF_NODES, self.interrupted).find(board, INNER_VCF_FOURS);
-        if let Some(win) = vcf {
+        let mut vcf = Vcf::new(self.cache, self.budget.nested(INNER_VCF_NODES));
+        let win = vcf.find(board, INNER_VCF_FOURS);
+        self.budget.absorb(&vcf.budget);
+        if let Some(win) = win {
             *first = win.line.first().copied();
             return true;
         }
@@ -146,28 +123,17 @@ impl<'a> Vct<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Cell, Color};
+    use crate::board::Color;
+    use crate::board::testing;
     use crate::rules::Rule;
 
     fn picture(rows: &[&str], to_move: Color) -> Board {
-        let mut board = Board::new(15, 15, Rule::Freestyle);
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                let color = match c {
-                    'X' => Color::Black,
-                    'O' => Color::White,
-                    _ => continue,
-                };
-                board.put(Pos::new(x, y), Cell::Stone(color));
-            }
-        }
-        board.set_to_move(to_move);
-        board
+        testing::picture(Rule::Freestyle, rows, to_move)
     }
 
     fn vct(board: &mut Board) -> Option<Pos> {
         let mut cache = VcfCache::default();
-        Vct::new(&mut cache, 200_000, &|| false).find(board, 6)
+        Vct::new(&mut cache, Budget::new(200_000, &|| false)).find(board, 6)
     }
 
     #[test]

@@ -1,0 +1,38 @@
+//! Boards for tests, drawn or listed.
+
+use super::{Board, Cell, Color, Pos};
+use crate::rules::Rule;
+
+/// A 15×15 board from a picture: `X` black, `O` white, anything else empty, rows from
+/// the top; `to_move` plays next.
+pub fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            match c {
+                'X' => black.push((x, y)),
+                'O' => white.push((x, y)),
+                _ => {}
+            }
+        }
+    }
+    stones(rule, &black, &white, to_move)
+}
+
+/// A 15×15 board with these black and white stones; `to_move` plays next.
+pub fn stones(
+    rule: Rule,
+    black: &[(usize, usize)],
+    white: &[(usize, usize)],
+    to_move: Color,
+) -> Board {
+    let mut board = Board::new(15, 15, rule);
+    for (points, color) in [(black, Color::Black), (white, Color::White)] {
+        for &(x, y) in points {
+            board.put(Pos::new(x, y), Cell::Stone(color));
+        }
+    }
+    board.set_to_move(to_move);
+    board
+}
