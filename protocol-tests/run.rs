@@ -259,3 +259,38 @@ fn end_while_thinking_exits_within_a_second() {
     assert!(status.success(), "{status}");
     assert!(took < Duration::from_secs(1), "END took {took:?}");
 }
+
+/// Peak resident memory of the engine (Linux), read before it exits.
+fn peak_rss_bytes(engine: &Engine) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[test]
+fn peak_memory_stays_under_max_memory() {
+    let coordinate = Regex::new(r"^\d+,\d+$").unwrap();
+    for limit in [40u64 << 20, 350 << 20] {
+        let mut engine = Engine::start();
+        let setup = format!("INFO max_memory {limit}\nINFO timeout_turn 1500\nSTART 20\n");
+        engine.send(setup.as_bytes()).unwrap();
+        assert_eq!(engine.next_line(|_| false).unwrap(), "OK");
+        // Two long thinks fill a table that ignored the limit far past 40 MiB.
+        for turn in ["TURN 10,10\n", "TURN 12,11\n"] {
+            engine.send(turn.as_bytes()).unwrap();
+            let answer = engine.next_line(|_| false).unwrap();
+            assert!(coordinate.is_match(&answer), "{answer}");
+        }
+        let Some(peak) = peak_rss_bytes(&engine) else {
+            return; // no /proc: nothing to measure here
+        };
+        assert!(
+            peak < limit,
+            "peak {} MiB over the {} MiB limit",
+            peak >> 20,
+            limit >> 20
+        );
+        engine.expect_exit().unwrap();
+    }
+}
