@@ -8,6 +8,7 @@ pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod opening;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

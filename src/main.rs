@@ -1,9 +1,10 @@
 //! `pbrain-lianzhu`: with no arguments, the Gomocup protocol on stdin/stdout.
 //! `pbrain-lianzhu bench [DEPTH]`: the fixed-depth benchmark.
 //! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
+//! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
 
 use anyhow::Context;
-use lianzhu::{analyze, bench, protocol};
+use lianzhu::{analyze, bench, play, protocol};
 use std::io;
 
 fn main() {
@@ -27,9 +28,10 @@ fn run() -> anyhow::Result<()> {
         }
         Some("bench") => run_bench(args.get(1)),
         Some("analyze") => run_analyze(&args[1..]),
+        Some("play") => run_play(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]' or 'analyze [OPTIONS] [POSITION]'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]' or 'play [OPTIONS]'"
         ),
     }
 }
@@ -41,6 +43,22 @@ fn run_analyze(args: &[String]) -> anyhow::Result<()> {
         None => io::read_to_string(io::stdin()).context("reading the position from stdin")?,
     };
     println!("{}", analyze::run(&request, &position)?);
+    Ok(())
+}
+
+fn run_play(args: &[String]) -> anyhow::Result<()> {
+    // The analysis options (--rule, --size, --time) mean the same here; --white too.
+    let white = args.iter().any(|a| a == "--white");
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--white").cloned().collect();
+    let request = analyze::parse_args(&rest)?;
+    anyhow::ensure!(request.position.is_none(), "play takes no position");
+    let options = play::Options {
+        rule: request.rule,
+        size: request.size,
+        think: request.time.unwrap_or(std::time::Duration::from_secs(2)),
+        human_white: white,
+    };
+    play::run(&options, io::stdin().lock(), &mut io::stdout())?;
     Ok(())
 }
 
