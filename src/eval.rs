@@ -30,7 +30,7 @@ const WEIGHTS: [i32; THREAT_KINDS] = [
 ];
 
 /// Bonus for having the move.
-const TEMPO: i32 = 20;
+const TEMPO: i32 = 200;
 
 /// Move-ordering value of a point for its attacker and for its defender.
 const ATTACK_ORDER: [i32; THREAT_KINDS] = [
