@@ -7,6 +7,7 @@ pub mod analyze;
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod logging;
 pub mod opening;
 pub mod play;
 pub mod protocol;

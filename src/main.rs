@@ -8,9 +8,7 @@ use lianzhu::{analyze, bench, play, protocol};
 use std::io;
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    lianzhu::logging::init();
     if let Err(error) = run() {
         eprintln!("error: {error:#}");
         std::process::exit(2);

@@ -10,6 +10,7 @@
 use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError};
 use crate::board::pattern::{self, LineRule};
 use crate::board::{Board, Cell, Color, MAX_SIZE, MIN_SIZE, Pos};
+use crate::logging;
 use crate::opening::{self, Swap2Answer};
 use crate::rules::{self, Rule, RuleSetting};
 use crate::search::{self, Engine, Limits, Progress, Reporter, ScoredMove};
@@ -17,6 +18,7 @@ use crate::time::{self, TimeSettings};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -363,7 +365,13 @@ impl Session {
                     board.set_rule(rule.rule);
                 }
             }
-            Info::Folder(folder) => settings.folder = Some(folder),
+            Info::Folder(folder) => {
+                match logging::log_to_folder(Path::new(&folder)) {
+                    Ok(path) => log::info!("logging to {}", path.display()),
+                    Err(error) => log::warn!("cannot log under {folder}: {error}"),
+                }
+                settings.folder = Some(folder);
+            }
             Info::ThreadNum(threads) => settings.threads = threads.max(1),
             Info::MaxDepth(depth) => settings.max_depth = (depth > 0).then_some(depth),
             Info::MaxNode(nodes) => settings.max_nodes = (nodes > 0).then_some(nodes),
@@ -707,7 +715,10 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                 }
                 continue;
             }
-            Event::Line(line) => session.handle_line(&line),
+            Event::Line(line) => {
+                log::debug!("< {line}");
+                session.handle_line(&line)
+            }
             Event::TooLong(bytes) => {
                 Output::error(format!("input line of {bytes} bytes is too long"))
             }
@@ -727,6 +738,7 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             }
         };
         for line in &answer.lines {
+            log::debug!("> {line}");
             writeln!(output, "{line}")?;
         }
         output.flush()?;
