@@ -229,10 +229,9 @@ impl Search<'_> {
             }
             // Lost anyway: block what can be blocked, or play anything legal.
             Situation::Lost => {
-                let fallback = eval::ranked_moves(&mut self.board);
                 let pos = self
-                    .engine_forced_block()
-                    .or_else(|| fallback.first().map(|m| m.0));
+                    .legal_block()
+                    .or_else(|| eval::best_static_move(&mut self.board).map(|m| m.0));
                 return match pos {
                     Some(pos) => self.immediate(reporter, pos, -(MATE - 2)),
                     None => Vec::new(),
@@ -310,10 +309,10 @@ impl Search<'_> {
             .collect()
     }
 
-    fn engine_forced_block(&mut self) -> Option<Pos> {
-        let opponent = self.board.to_move().opponent();
+    /// One of the opponent's five points that the side to move may occupy.
+    fn legal_block(&mut self) -> Option<Pos> {
         let me = self.board.to_move();
-        let fives: Vec<Pos> = self.board.five_points(opponent).iter().collect();
+        let fives: Vec<Pos> = self.board.five_points(me.opponent()).iter().collect();
         fives
             .into_iter()
             .find(|&p| crate::rules::is_legal(&mut self.board, p, me))
