@@ -171,6 +171,7 @@ impl Engine {
             stop,
             started: Instant::now(),
             nodes: 0,
+            next_poll: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -187,6 +188,8 @@ struct Search<'a> {
     stop: &'a AtomicBool,
     started: Instant,
     nodes: u64,
+    /// Node count at which [`Search::poll`] next looks at the clock.
+    next_poll: u64,
     stopped: bool,
     killers: [[Option<Pos>; 2]; MAX_PLY + 1],
     /// `pv[ply]`: the principal variation from the node at `ply`.
@@ -458,10 +461,13 @@ impl Search<'_> {
         best
     }
 
+    /// Looks at the clock, the node limit and the stop flag once every `POLL_INTERVAL`
+    /// nodes, counting the nodes of leaf threat searches too.
     fn poll(&mut self) {
-        if !self.nodes.is_multiple_of(POLL_INTERVAL) {
+        if self.nodes < self.next_poll {
             return;
         }
+        self.next_poll = self.nodes + POLL_INTERVAL;
         let out_of_time = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
         let out_of_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
         if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {

@@ -57,10 +57,15 @@ impl<'a> Budget<'a> {
         Budget::new(nodes.min(self.nodes_left), self.interrupted)
     }
 
-    /// Counts the nodes a nested search visited.
+    /// Counts the nodes a nested search visited, and looks at the clock if they carried
+    /// the count past a polling point.
     pub fn absorb(&mut self, nested: &Budget<'_>) {
+        let before = self.nodes;
         self.nodes += nested.nodes;
         self.nodes_left = self.nodes_left.saturating_sub(nested.nodes);
+        if before / POLL_INTERVAL != self.nodes / POLL_INTERVAL && (self.interrupted)() {
+            self.nodes_left = 0;
+        }
     }
 }
 
