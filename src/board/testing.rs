@@ -3,6 +3,20 @@
 use super::{Board, Cell, Color, Pos};
 use crate::rules::Rule;
 
+/// Black to move can make two open threes at (6,6): a win that needs threes, not fours.
+pub const DOUBLE_THREE: [&str; 10] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "......X........",
+    "......X........",
+    "....XX.........",
+    "...............",
+    "O.............O",
+    "..............O",
+];
+
 /// A 15×15 board from a picture: `X` black, `O` white, anything else empty, rows from
 /// the top; `to_move` plays next.
 pub fn picture(rule: Rule, rows: &[&str], to_move: Color) -> Board {

@@ -645,7 +645,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::testing::picture;
+    use crate::board::testing::{self, picture};
 
     struct Silent;
 
@@ -691,22 +691,7 @@ mod tests {
     #[test]
     fn finds_a_win_by_double_three_that_vcf_alone_cannot() {
         // Black to move: (6,6) makes two open threes with (4,6)(5,6) and (6,4)(6,5).
-        let board = picture(
-            Rule::Freestyle,
-            &[
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "......X........",
-                "......X........",
-                "....XX.........",
-                "...............",
-                "O.............O",
-                "..............O",
-            ],
-            Color::Black,
-        );
+        let board = picture(Rule::Freestyle, &testing::DOUBLE_THREE, Color::Black);
         let m = best(&board, 5);
         assert!(is_mate(m.score) && m.score > 0, "{m:?}");
     }

@@ -123,8 +123,8 @@ impl<'a, 'b> Vct<'a, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
     use crate::board::testing;
+    use crate::board::{Cell, Color};
     use crate::rules::Rule;
 
     fn picture(rows: &[&str], to_move: Color) -> Board {
@@ -138,21 +138,7 @@ mod tests {
 
     #[test]
     fn finds_a_double_three() {
-        let mut board = picture(
-            &[
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "......X........",
-                "......X........",
-                "....XX.........",
-                "...............",
-                "O.............O",
-                "..............O",
-            ],
-            Color::Black,
-        );
+        let mut board = picture(&testing::DOUBLE_THREE, Color::Black);
         assert_eq!(vct(&mut board), Some(Pos::new(6, 6)));
     }
 
@@ -174,23 +160,10 @@ mod tests {
     fn an_open_three_of_the_defender_refutes_a_slower_threat() {
         // Black's double three at (6,6) would win, but White's open three becomes an
         // open four first.
-        let mut board = picture(
-            &[
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                "......X........",
-                "......X........",
-                "....XX.........",
-                "...............",
-                "O..............",
-                "...............",
-                "...............",
-                ".........OOO...",
-            ],
-            Color::Black,
-        );
+        let mut board = picture(&testing::DOUBLE_THREE, Color::Black);
+        for x in 9..12 {
+            board.put(Pos::new(x, 11), Cell::Stone(Color::White));
+        }
         assert_eq!(vct(&mut board), None);
     }
 }
