@@ -746,19 +746,25 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             return Ok(());
         }
         if let Some(task) = answer.task {
-            worker = Some(start_worker(task, events.clone()));
+            let job =
+                move |stop: &AtomicBool, reporter: &mut dyn Reporter| task.run(stop, reporter);
+            worker = Some(start_worker(job, events.clone()));
         }
     }
 }
 
-fn start_worker(task: Task, events: Sender<Event>) -> Worker {
+/// Runs `job` on a new thread. A panic in it is caught and reported as `Done(Err(…))`,
+/// so the main loop answers ERROR and keeps serving instead of waiting forever.
+fn start_worker<J>(job: J, events: Sender<Event>) -> Worker
+where
+    J: FnOnce(&AtomicBool, &mut dyn Reporter) -> TaskResult + Send + 'static,
+{
     let stop = Arc::new(AtomicBool::new(false));
     let worker_stop = Arc::clone(&stop);
     thread::spawn(move || {
         let mut reporter = ChannelReporter(events.clone());
-        let result =
-            panic::catch_unwind(AssertUnwindSafe(|| task.run(&worker_stop, &mut reporter)))
-                .map_err(|payload| panic_text(payload.as_ref()));
+        let result = panic::catch_unwind(AssertUnwindSafe(|| job(&worker_stop, &mut reporter)))
+            .map_err(|payload| panic_text(payload.as_ref()));
         let _ = events.send(Event::Done(result));
     });
     Worker { stop }
@@ -782,6 +788,19 @@ mod tests {
             .iter()
             .flat_map(|line| feed_one(session, line))
             .collect()
+    }
+
+    #[test]
+    fn a_panicking_worker_is_reported_not_fatal() {
+        let (events, inbox) = mpsc::channel();
+        start_worker(
+            |_: &AtomicBool, _: &mut dyn Reporter| panic!("boom"),
+            events,
+        );
+        match inbox.recv_timeout(std::time::Duration::from_secs(5)) {
+            Ok(Event::Done(Err(reason))) => assert_eq!(reason, "boom"),
+            _ => panic!("the worker's panic was not reported"),
+        }
     }
 
     #[test]
