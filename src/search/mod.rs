@@ -132,10 +132,6 @@ impl Engine {
         }
     }
 
-    pub fn table_bytes(&self) -> usize {
-        self.tt.size_bytes()
-    }
-
     /// Replaces the table by one of `bytes` bytes (the old entries are lost).
     pub fn resize_table(&mut self, bytes: usize) {
         if bytes != self.tt.size_bytes() {
@@ -498,6 +494,11 @@ impl Search<'_> {
         self.poll();
         if self.stopped {
             return 0;
+        }
+        // A quiet leaf needs no move list: nothing forces a reply, so the quiescence
+        // search decides.
+        if depth <= 0 && ply < MAX_PLY - 2 && !ordering::threatened(&self.board) {
+            return self.quiesce(ply);
         }
         let situation = ordering::generate(&mut self.board, moves);
         match situation {

@@ -23,6 +23,15 @@ pub enum Situation {
     Open,
 }
 
+/// Whether [`generate`] could answer anything but [`Situation::Open`]: a five point for
+/// either side, or an opponent point making an unstoppable four.
+pub fn threatened(board: &Board) -> bool {
+    let me = board.to_move();
+    !board.five_points(me).is_empty()
+        || !board.five_points(me.opponent()).is_empty()
+        || board.threat_count(me.opponent(), Threat::Flex4) > 0
+}
+
 /// Fills `moves` with the moves worth searching and says why.
 pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
     moves.clear();
