@@ -2,15 +2,22 @@
 """Writes balanced openings in Gomocup offset notation (x,y offsets from the centre).
 
 Random openings of STONES stones within RADIUS of the centre are drawn from a fixed
-seed; each is kept only if Lianzhu, thinking MS milliseconds on it, scores it within
-MARGIN of even. Standard library only.
+seed; each is kept only if ENGINE, thinking MS milliseconds on it, scores it within
+MARGIN of even. ENGINE is Lianzhu or, as a sharper judge, Rapfi (its scores have their own
+units: about 100 is a clear edge at 1 s).
+Standard library only.
 
 usage: make_openings.py ENGINE SIZE RULE COUNT [--stones 3] [--radius 3] [--ms 200]
                         [--margin 150] [--seed 1] > openings.txt
 """
 import argparse
 import random
+import re
 import subprocess
+import sys
+
+# Lianzhu reports "MESSAGE depth D ev S ...", Rapfi "MESSAGE ... | Eval S | ...".
+SCORE = re.compile(r"^MESSAGE .*\b(?:ev|Eval) (-?\d+)")
 
 
 def main():
@@ -40,9 +47,9 @@ def main():
             if not line:
                 raise SystemExit("engine exited")
             line = line.strip()
-            words = line.split()
-            if line.startswith("MESSAGE depth") and "ev" in words:
-                score = int(words[words.index("ev") + 1])
+            reported = SCORE.search(line)
+            if reported:
+                score = int(reported.group(1))
             elif not line.startswith("MESSAGE"):
                 return score, line
 
@@ -62,13 +69,13 @@ def main():
         if key in seen:
             continue
         seen.add(key)
-        send("YXBOARD")
+        send("BOARD")
         for i, (dx, dy) in enumerate(offsets):
             own = 1 if (len(offsets) - i) % 2 == 0 else 2
             send(f"{dx + half},{dy + half},{own}")
         send("DONE")
-        send("YXNBEST 1")
         score, _ = answer()
+        print(f"{key}: {score}", file=sys.stderr)
         if score is not None and abs(score) <= args.margin:
             kept.append(", ".join(f"{dx},{dy}" for dx, dy in offsets))
             print(kept[-1], flush=True)

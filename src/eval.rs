@@ -4,13 +4,23 @@
 //! score is a weighted difference of those counts from the side to move's view, so an
 //! evaluation costs two short dot products, never a loop over the board.
 
-use crate::board::pattern::{THREAT_KINDS, Threat};
-use crate::board::{Board, Color, Pos};
+use crate::board::pattern::THREAT_KINDS;
+use crate::board::{Board, Pos};
 use crate::rules;
 
-/// Weight of a threat point, indexed by `Threat as usize`, the same for both sides:
-/// what the side to move can do first is the quiescence search's business.
-const WEIGHTS: [i32; THREAT_KINDS] = [
+/// How much each threat point is worth, indexed by `Threat as usize`, for the side to
+/// move (`own`) and against it (`opponent`), plus a bonus for having the move. `tune`
+/// fits these to game results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    pub own: [i32; THREAT_KINDS],
+    pub opponent: [i32; THREAT_KINDS],
+    pub tempo: i32,
+}
+
+/// Hand-set weights, the same for both sides: what the side to move can do first is
+/// the quiescence search's business.
+const SYMMETRIC: [i32; THREAT_KINDS] = [
     0,   // None
     0,   // Forbidden
     1,   // One
@@ -29,8 +39,25 @@ const WEIGHTS: [i32; THREAT_KINDS] = [
     800, // Five
 ];
 
-/// Bonus for having the move.
-const TEMPO: i32 = 200;
+pub const WEIGHTS: Weights = Weights {
+    own: SYMMETRIC,
+    opponent: SYMMETRIC,
+    tempo: 200,
+};
+
+impl Weights {
+    /// The score for the side to move, given its threat counts and its opponent's.
+    pub fn score(&self, own: &[u16; THREAT_KINDS], opponent: &[u16; THREAT_KINDS]) -> i32 {
+        let dot = |weights: &[i32; THREAT_KINDS], counts: &[u16; THREAT_KINDS]| -> i32 {
+            weights
+                .iter()
+                .zip(counts)
+                .map(|(&w, &c)| w * c as i32)
+                .sum()
+        };
+        dot(&self.own, own) - dot(&self.opponent, opponent) + self.tempo
+    }
+}
 
 /// Move-ordering value of a point for its attacker and for its defender.
 const ATTACK_ORDER: [i32; THREAT_KINDS] = [
@@ -43,34 +70,7 @@ const DEFEND_ORDER: [i32; THREAT_KINDS] = [
 /// Static score of the position for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
-    let sum = |color: Color| -> i32 {
-        (0..THREAT_KINDS)
-            .map(|k| WEIGHTS[k] * board.threat_count(color, threat_from_index(k)) as i32)
-            .sum()
-    };
-    sum(me) - sum(me.opponent()) + TEMPO
-}
-
-fn threat_from_index(index: usize) -> Threat {
-    const ALL: [Threat; THREAT_KINDS] = [
-        Threat::None,
-        Threat::Forbidden,
-        Threat::One,
-        Threat::Block2,
-        Threat::Flex2,
-        Threat::Flex2x2,
-        Threat::Block3,
-        Threat::Block3Plus,
-        Threat::Flex3,
-        Threat::Flex3Plus,
-        Threat::Block4,
-        Threat::Block4Plus,
-        Threat::Flex3x2,
-        Threat::Block4Flex3,
-        Threat::Flex4,
-        Threat::Five,
-    ];
-    ALL[index]
+    WEIGHTS.score(board.threat_counts(me), board.threat_counts(me.opponent()))
 }
 
 /// How promising `pos` looks for the side to move: its own threat there plus the
@@ -133,6 +133,7 @@ pub fn best_static_move(board: &mut Board) -> Option<(Pos, i32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
     use crate::board::testing::stones;
     use crate::rules::Rule;
 

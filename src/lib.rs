@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod time;
+pub mod tune;

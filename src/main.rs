@@ -2,9 +2,10 @@
 //! `pbrain-lianzhu bench [DEPTH]`: the fixed-depth benchmark.
 //! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
 //! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
+//! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to game results.
 
 use anyhow::Context;
-use lianzhu::{analyze, bench, play, protocol};
+use lianzhu::{analyze, bench, eval, play, protocol, tune};
 use std::io;
 
 fn main() {
@@ -27,9 +28,10 @@ fn run() -> anyhow::Result<()> {
         Some("bench") => run_bench(args.get(1)),
         Some("analyze") => run_analyze(&args[1..]),
         Some("play") => run_play(&args[1..]),
+        Some("tune") => run_tune(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]' or 'play [OPTIONS]'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune GAMES.sgf...'"
         ),
     }
 }
@@ -57,6 +59,26 @@ fn run_play(args: &[String]) -> anyhow::Result<()> {
         human_white: white,
     };
     play::run(&options, io::stdin().lock(), &mut io::stdout())?;
+    Ok(())
+}
+
+fn run_tune(files: &[String]) -> anyhow::Result<()> {
+    anyhow::ensure!(!files.is_empty(), "tune needs SGF files of finished games");
+    let mut samples = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        let games = tune::read_games(&text).with_context(|| file.clone())?;
+        samples.extend(games.iter().flat_map(tune::samples));
+    }
+    anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
+    let fitted = tune::fit(&samples, &eval::WEIGHTS);
+    println!("samples {}", samples.len());
+    println!("scale {:.0}", fitted.scale);
+    println!(
+        "loss before {:.6} after {:.6}",
+        fitted.loss_before, fitted.loss_after
+    );
+    println!("{}", tune::format_weights(&fitted.weights));
     Ok(())
 }
 

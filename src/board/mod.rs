@@ -371,6 +371,11 @@ impl Board {
         self.threat_counts[color.index()][threat as usize]
     }
 
+    /// How many empty points give `color` each kind of threat, indexed by `Threat as usize`.
+    pub fn threat_counts(&self, color: Color) -> &[u16; THREAT_KINDS] {
+        &self.threat_counts[color.index()]
+    }
+
     /// The empty points where `color` would complete a winning line.
     pub fn five_points(&self, color: Color) -> &PointSet {
         &self.fives[color.index()]

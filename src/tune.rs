@@ -1,0 +1,362 @@
+//! `pbrain-lianzhu tune GAMES.sgf...`: fits the evaluation weights to game results by
+//! Texel's method. Every quiet position of every game becomes a sample (the threat
+//! counts of both sides and the result for the side to move); the weights are moved to
+//! minimise the squared error between `sigmoid(score / scale)` and the result, with the
+//! scale first fitted to the current weights so the units stay those of the search.
+
+use crate::board::pattern::{THREAT_KINDS, Threat};
+use crate::board::{Board, Color};
+use crate::eval::Weights;
+use crate::rules::{self, RuleSetting};
+use anyhow::{Context, bail};
+
+/// One game read from SGF: rule, board size, moves (x, y) from the empty board, winner.
+#[derive(Debug, PartialEq)]
+pub struct Game {
+    pub setting: RuleSetting,
+    pub size: usize,
+    pub moves: Vec<(usize, usize)>,
+    pub winner: Option<Color>,
+}
+
+/// One position: the threat counts of the side to move and of its opponent, and how the
+/// game ended for the side to move (1 won, 0 lost, 0.5 drawn).
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub own: [u16; THREAT_KINDS],
+    pub opponent: [u16; THREAT_KINDS],
+    pub result: f64,
+}
+
+/// The games of an SGF collection as c-gomoku-cli writes them (`RU`, `SZ`, `RE`, and
+/// `;B[..]`/`;W[..]` moves with letter coordinates from `a`).
+pub fn read_games(text: &str) -> anyhow::Result<Vec<Game>> {
+    text.split("(;")
+        .skip(1)
+        .enumerate()
+        .map(|(index, record)| read_game(record).with_context(|| format!("game {}", index + 1)))
+        .collect()
+}
+
+fn read_game(record: &str) -> anyhow::Result<Game> {
+    let rule: u64 = property(record, "RU").unwrap_or("0").parse()?;
+    let setting = RuleSetting::from_mask(rule).with_context(|| format!("rule {rule}"))?;
+    let size: usize = property(record, "SZ").context("no SZ")?.parse()?;
+    let winner = match property(record, "RE").unwrap_or("") {
+        result if result.starts_with("B+") => Some(Color::Black),
+        result if result.starts_with("W+") => Some(Color::White),
+        _ => None,
+    };
+    let mut moves = Vec::new();
+    for node in record.split(';').skip(1) {
+        let Some(value) = property(node, "B").or_else(|| property(node, "W")) else {
+            continue;
+        };
+        let coordinate = |c: u8| (c as usize).checked_sub(b'a' as usize);
+        match value.as_bytes() {
+            &[x, y] => moves.push((
+                coordinate(x).context("bad move")?,
+                coordinate(y).context("bad move")?,
+            )),
+            _ => bail!("bad move '{value}'"),
+        }
+    }
+    Ok(Game {
+        setting,
+        size,
+        moves,
+        winner,
+    })
+}
+
+/// The value of the first `NAME[...]` property in `text` whose name is exactly `name`.
+fn property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let mut rest = text;
+    while let Some(at) = rest.find(&format!("{name}[")) {
+        let preceded_by_letter = rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_uppercase());
+        let value = &rest[at + name.len() + 1..];
+        let end = value.find(']')?;
+        if !preceded_by_letter {
+            return Some(&value[..end]);
+        }
+        rest = &value[end..];
+    }
+    None
+}
+
+/// The quiet positions of `game`: a position where either side can make a five, or
+/// the side to move can make a straight four, is settled by the search, not the
+/// evaluation, and is left out. Stops at the first illegal move.
+pub fn samples(game: &Game) -> Vec<Sample> {
+    let mut board = Board::new(game.size, game.size, game.setting.rule);
+    let mut out = Vec::new();
+    for &(x, y) in &game.moves {
+        let Some(pos) = board.pos(x as i64, y as i64) else {
+            break;
+        };
+        let me = board.to_move();
+        if !board.is_empty(pos) || !rules::is_legal(&mut board, pos, me) {
+            break;
+        }
+        if is_quiet(&board) {
+            let result = match game.winner {
+                Some(winner) if winner == me => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            out.push(Sample {
+                own: *board.threat_counts(me),
+                opponent: *board.threat_counts(me.opponent()),
+                result,
+            });
+        }
+        board.play(pos);
+    }
+    out
+}
+
+fn is_quiet(board: &Board) -> bool {
+    let me = board.to_move();
+    board.threat_count(me, Threat::Five) == 0
+        && board.threat_count(me.opponent(), Threat::Five) == 0
+        && board.threat_count(me, Threat::Flex4) == 0
+}
+
+/// What [`fit`] found.
+pub struct Fit {
+    pub weights: Weights,
+    pub scale: f64,
+    pub loss_before: f64,
+    pub loss_after: f64,
+}
+
+const ITERATIONS: usize = 1500;
+const LEARNING_RATE: f64 = 2.0;
+
+/// Fits the scale to `start`, then the weights (Adam on the mean squared error, full
+/// batch). `None` and `Five` (never present in quiet samples) stay as they are.
+pub fn fit(samples: &[Sample], start: &Weights) -> Fit {
+    let scale = fit_scale(samples, start);
+    let mut params = to_params(start);
+    let loss_before = loss(samples, &params, scale);
+    let mut adam = Adam::new(params.len());
+    for _ in 0..ITERATIONS {
+        let gradient = gradient(samples, &params, scale);
+        adam.step(&mut params, &gradient);
+        params[Threat::None as usize] = start.own[Threat::None as usize] as f64;
+        params[THREAT_KINDS + Threat::None as usize] = start.opponent[Threat::None as usize] as f64;
+    }
+    Fit {
+        weights: from_params(&params),
+        scale,
+        loss_before,
+        loss_after: loss(samples, &params, scale),
+    }
+}
+
+/// Parameters as one vector: own weights, opponent weights, tempo.
+fn to_params(weights: &Weights) -> Vec<f64> {
+    let own = weights.own.iter().map(|&w| w as f64);
+    let opponent = weights.opponent.iter().map(|&w| w as f64);
+    own.chain(opponent).chain([weights.tempo as f64]).collect()
+}
+
+fn from_params(params: &[f64]) -> Weights {
+    let mut weights = Weights {
+        own: [0; THREAT_KINDS],
+        opponent: [0; THREAT_KINDS],
+        tempo: params[2 * THREAT_KINDS].round() as i32,
+    };
+    for k in 0..THREAT_KINDS {
+        weights.own[k] = params[k].round() as i32;
+        weights.opponent[k] = params[THREAT_KINDS + k].round() as i32;
+    }
+    weights
+}
+
+fn score(sample: &Sample, params: &[f64]) -> f64 {
+    let own: f64 = (0..THREAT_KINDS)
+        .map(|k| params[k] * sample.own[k] as f64)
+        .sum();
+    let opponent: f64 = (0..THREAT_KINDS)
+        .map(|k| params[THREAT_KINDS + k] * sample.opponent[k] as f64)
+        .sum();
+    own - opponent + params[2 * THREAT_KINDS]
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn loss(samples: &[Sample], params: &[f64], scale: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| (sigmoid(score(s, params) / scale) - s.result).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+fn gradient(samples: &[Sample], params: &[f64], scale: f64) -> Vec<f64> {
+    let mut gradient = vec![0.0; params.len()];
+    for s in samples {
+        let p = sigmoid(score(s, params) / scale);
+        let factor = 2.0 * (p - s.result) * p * (1.0 - p) / scale;
+        for k in 0..THREAT_KINDS {
+            gradient[k] += factor * s.own[k] as f64;
+            gradient[THREAT_KINDS + k] -= factor * s.opponent[k] as f64;
+        }
+        gradient[2 * THREAT_KINDS] += factor;
+    }
+    let n = samples.len().max(1) as f64;
+    gradient.iter_mut().for_each(|g| *g /= n);
+    gradient
+}
+
+/// The scale (score units per logit) that best fits `weights` to the results, found by
+/// golden-section search.
+fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
+    let params = to_params(weights);
+    let (mut low, mut high) = (10.0_f64, 10_000.0_f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if loss(samples, &params, a) < loss(samples, &params, b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+/// The Adam optimiser: a step per parameter scaled by its own gradient history, since
+/// the counts of rare and common threats differ by orders of magnitude.
+struct Adam {
+    mean: Vec<f64>,
+    variance: Vec<f64>,
+    steps: i32,
+}
+
+impl Adam {
+    fn new(len: usize) -> Adam {
+        Adam {
+            mean: vec![0.0; len],
+            variance: vec![0.0; len],
+            steps: 0,
+        }
+    }
+
+    fn step(&mut self, params: &mut [f64], gradient: &[f64]) {
+        const BETA1: f64 = 0.9;
+        const BETA2: f64 = 0.999;
+        self.steps += 1;
+        for i in 0..params.len() {
+            self.mean[i] = BETA1 * self.mean[i] + (1.0 - BETA1) * gradient[i];
+            self.variance[i] = BETA2 * self.variance[i] + (1.0 - BETA2) * gradient[i].powi(2);
+            let mean = self.mean[i] / (1.0 - BETA1.powi(self.steps));
+            let variance = self.variance[i] / (1.0 - BETA2.powi(self.steps));
+            params[i] -= LEARNING_RATE * mean / (variance.sqrt() + 1e-12);
+        }
+    }
+}
+
+/// `weights` as Rust source for `eval.rs`.
+pub fn format_weights(weights: &Weights) -> String {
+    let list = |w: &[i32; THREAT_KINDS]| {
+        w.iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "own: [{}],\nopponent: [{}],\ntempo: {},",
+        list(&weights.own),
+        list(&weights.opponent),
+        weights.tempo
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::WEIGHTS;
+    use crate::rules::Rule;
+
+    const RECORD: &str = "(;FF[4]GM[4]RU[4]SZ[15]PB[a]PW[b]RE[W+1]TE[White win]\n\
+        ;B[hh]C[opening move];W[ih]C[1ms];B[hi]C[5ms]\n;W[ii]C[3ms])\n\
+        (;FF[4]RU[0]SZ[20]RE[0.5]\n;B[kk];W[ll])";
+
+    #[test]
+    fn reads_rule_size_moves_and_result() {
+        let games = read_games(RECORD).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].setting.rule, Rule::Renju);
+        assert_eq!(games[0].size, 15);
+        assert_eq!(games[0].moves, vec![(7, 7), (8, 7), (7, 8), (8, 8)]);
+        assert_eq!(games[0].winner, Some(Color::White));
+        assert_eq!(games[1].setting.rule, Rule::Freestyle);
+        assert_eq!(games[1].winner, None);
+        assert!(read_games("(;SZ[15];B[h])").is_err());
+    }
+
+    #[test]
+    fn samples_skip_positions_with_a_five_to_make_or_stop() {
+        // Black's four stones in a row: once Black has a five point, White's position
+        // before its forced block is not quiet.
+        let game = Game {
+            setting: RuleSetting::from_mask(0).unwrap(),
+            size: 15,
+            moves: vec![
+                (3, 3),
+                (3, 9),
+                (4, 3),
+                (4, 9),
+                (5, 3),
+                (6, 10),
+                (6, 3),
+                (9, 9),
+            ],
+            winner: Some(Color::Black),
+        };
+        let samples = samples(&game);
+        // The six positions before plies 1..=6 are quiet; before ply 7 Black, to move,
+        // can make a straight four, and before ply 8 White must stop a five.
+        assert_eq!(samples.len(), 6);
+        assert_eq!(samples[0].result, 1.0);
+        assert_eq!(samples[1].result, 0.0);
+    }
+
+    #[test]
+    fn fitting_lowers_the_loss_and_learns_which_threat_wins() {
+        // Synthetic results: the side with more Flex3 points wins.
+        let mut samples = Vec::new();
+        for i in 0..200u16 {
+            let (mine, theirs) = (i % 4, (i / 4) % 4);
+            let mut own = [0; THREAT_KINDS];
+            let mut opponent = [0; THREAT_KINDS];
+            own[Threat::Flex3 as usize] = mine;
+            opponent[Threat::Flex3 as usize] = theirs;
+            own[Threat::One as usize] = 10;
+            opponent[Threat::One as usize] = 10;
+            let result = match mine.cmp(&theirs) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Less => 0.0,
+                std::cmp::Ordering::Equal => 0.5,
+            };
+            samples.push(Sample {
+                own,
+                opponent,
+                result,
+            });
+        }
+        let fitted = fit(&samples, &WEIGHTS);
+        assert!(fitted.loss_after < fitted.loss_before * 0.8);
+        let flex3 = Threat::Flex3 as usize;
+        assert!(fitted.weights.own[flex3] > WEIGHTS.own[flex3]);
+        assert!(fitted.weights.opponent[flex3] > WEIGHTS.opponent[flex3]);
+    }
+}
