@@ -46,17 +46,27 @@ def find_runner():
 
 def elo(score):
     score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
 
 def summary(wins, losses, draws):
-    """Score, Elo difference and its 95 % error bar, from the first engine's side."""
+    """Score, and the Elo difference with its 95 % error bar as text, from the first
+    engine's side. When the interval reaches a 0 % or 100 % score, Elo has no finite
+    bound there and only the other bound is given."""
     games = wins + losses + draws
     score = (wins + draws / 2) / games
     variance = (wins * (1 - score) ** 2 + losses * score**2 + draws * (0.5 - score) ** 2) / games
     margin = 1.96 * math.sqrt(variance / games)
-    low, high = elo(score - margin), elo(score + margin)
-    return score, elo(score), (high - low) / 2
+    low, high = score - margin, score + margin
+    if score in (0, 1):
+        return score, f"{'+' if score else '-'}inf (every game {'won' if score else 'lost'})"
+    if low <= 0 and high >= 1:
+        return score, f"{elo(score):+.0f} (interval unbounded)"
+    if high >= 1:
+        return score, f"{elo(score):+.0f} (95 %: above {elo(low):+.0f})"
+    if low <= 0:
+        return score, f"{elo(score):+.0f} (95 %: below {elo(high):+.0f})"
+    return score, f"{elo(score):+.0f} +/- {(elo(high) - elo(low)) / 2:.0f}"
 
 
 def count_failures(sgf_text, engine_name):
@@ -124,9 +134,9 @@ def main():
     if not last:
         sys.exit(f"no game finished; see {out}/runner.log")
     wins, losses, draws = map(int, re.search(r": (\d+) - (\d+) - (\d+)", last).groups())
-    score, difference, margin = summary(wins, losses, draws)
+    score, difference = summary(wins, losses, draws)
     print(f"\nlianzhu vs {os.path.basename(args.opponent)}: rule {args.rule}, {args.size}x{args.size}, tc {args.tc}")
-    print(f"W-L-D {wins}-{losses}-{draws}  score {100 * score:.1f} %  Elo {difference:+.0f} +/- {margin:.0f}")
+    print(f"W-L-D {wins}-{losses}-{draws}  score {100 * score:.1f} %  Elo {difference}")
     with open(os.path.join(out, "games.sgf")) as sgf:
         failures = count_failures(sgf.read(), "lianzhu")
     for side in ["lianzhu", "opponent"]:
