@@ -74,11 +74,14 @@ def count_failures(sgf_text, engine_name):
     failures = {}
     for game in sgf_text.split("(;")[1:]:
         black = re.search(r"PB\[(.*?)\]", game)
+        result = re.search(r"RE\[(.*?)\]", game)
         reason = re.search(r"TE\[(.*?)\]", game)
-        if not black or not reason:
+        if not black or not result or not reason:
             continue
         reason = reason.group(1)
-        winner_is_black = reason.startswith("Black")
+        # The reason names the loser ("Black play forbidden move") or the winner ("White
+        # win by ..."); the result always names the winner.
+        winner_is_black = result.group(1).startswith("B+")
         loser = "opponent" if (black.group(1) == engine_name) == winner_is_black else "lianzhu"
         for kind, text in [("time", "time forfeit"), ("crash", "crash"), ("illegal", "illegal"), ("forbidden", "forbidden")]:
             if text in reason:
