@@ -260,6 +260,27 @@ fn end_while_thinking_exits_within_a_second() {
     assert!(took < Duration::from_secs(1), "END took {took:?}");
 }
 
+#[test]
+fn a_stop_sent_right_behind_a_search_command_stops_that_search() {
+    // Without the STOPs each search would think for most of a minute.
+    let mut engine = Engine::start();
+    let sent = std::time::Instant::now();
+    engine
+        .send(b"INFO timeout_turn 60000\nINFO thread_num 2\nSTART 15\nTURN 7,7\nSTOP\nTURN 9,9\nSTOP\n")
+        .unwrap();
+    assert_eq!(engine.next_line(|_| false).unwrap(), "OK");
+    let coordinate = Regex::new(r"^\d+,\d+$").unwrap();
+    for _ in 0..2 {
+        let answer = engine.next_line(|_| false).unwrap();
+        assert!(coordinate.is_match(&answer), "answered '{answer}'");
+    }
+    let took = sent.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "two stopped searches took {took:?}"
+    );
+}
+
 /// Peak resident memory of the engine (Linux), read before it exits.
 fn peak_rss_bytes(engine: &Engine) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", engine.child.id())).ok()?;

@@ -69,6 +69,10 @@ def summary(wins, losses, draws):
     return score, f"{elo(score):+.0f} +/- {(elo(high) - elo(low)) / 2:.0f}"
 
 
+def threads(count):
+    return [f"thread={count}"] if count else []
+
+
 def count_failures(sgf_text, engine_name):
     """Losses of `engine_name` and of its opponent by time, crash, illegal or forbidden move."""
     failures = {}
@@ -98,6 +102,8 @@ def main():
     parser.add_argument("--tc", default="0/1", help="c-gomoku-cli time control: match/turn seconds")
     parser.add_argument("--games", type=int, default=20, help="games in all (each opening twice)")
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--engine-threads", type=int, help="INFO thread_num for --engine")
+    parser.add_argument("--opponent-threads", type=int, help="INFO thread_num for --opponent")
     parser.add_argument("--openings", help="offset openings file (default: scripts/openings/ by rule and size)")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--out", help="folder for games and logs")
@@ -110,8 +116,8 @@ def main():
     command = [
         runner,
         "-each", f"tc={args.tc}",
-        "-engine", "name=lianzhu", f"cmd={os.path.abspath(args.engine)}",
-        "-engine", "name=opponent", f"cmd={os.path.abspath(args.opponent)}",
+        "-engine", "name=lianzhu", f"cmd={os.path.abspath(args.engine)}", *threads(args.engine_threads),
+        "-engine", "name=opponent", f"cmd={os.path.abspath(args.opponent)}", *threads(args.opponent_threads),
         "-rule", str(args.rule), "-boardsize", str(args.size),
         "-games", str(args.games), "-repeat", "-concurrency", str(args.concurrency),
         "-drawafter", str(args.size * args.size),

@@ -281,8 +281,12 @@ impl Session {
     }
 
     fn think_task(&self, board: Board, count: usize, play: bool) -> Task {
-        let table_bytes = search::table_bytes_for(self.settings.max_memory);
-        self.engine().resize_table(table_bytes);
+        let threads = self.settings.threads as usize;
+        let table_bytes = search::table_bytes_for(self.settings.max_memory, threads);
+        let mut engine = self.engine();
+        engine.resize_table(table_bytes);
+        engine.set_threads(threads);
+        drop(engine);
         Task::Think {
             engine: Arc::clone(&self.engine),
             limits: self.limits(&board),
@@ -706,7 +710,8 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             Event::Line(line) if worker.is_some() => {
                 match parse::command(line.trim()) {
                     Ok(Command::End) => return Ok(()),
-                    Ok(Command::Stop) => {
+                    // A STOP behind queued commands is for a search they start.
+                    Ok(Command::Stop) if queued.is_empty() => {
                         if let Some(w) = &worker {
                             w.stop.store(true, Ordering::Relaxed);
                         }
@@ -748,7 +753,15 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
         if let Some(task) = answer.task {
             let job =
                 move |stop: &AtomicBool, reporter: &mut dyn Reporter| task.run(stop, reporter);
-            worker = Some(start_worker(job, events.clone()));
+            let started = start_worker(job, events.clone());
+            while queued
+                .front()
+                .is_some_and(|line| matches!(parse::command(line.trim()), Ok(Command::Stop)))
+            {
+                queued.pop_front();
+                started.stop.store(true, Ordering::Relaxed);
+            }
+            worker = Some(started);
         }
     }
 }

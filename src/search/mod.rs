@@ -92,12 +92,32 @@ pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
 }
 
-/// The search state kept between moves: the table, the history, the VCF cache.
+/// The search state kept between moves: the table, shared by all search threads, and
+/// each thread's history and VCF cache (the first is the main thread's).
 pub struct Engine {
     tt: TranspositionTable,
+    threads: Vec<ThreadState>,
+}
+
+/// What one search thread keeps from move to move.
+struct ThreadState {
     history: [Vec<i32>; 2],
     vcf_cache: VcfCache,
 }
+
+impl ThreadState {
+    fn new() -> ThreadState {
+        ThreadState {
+            history: [vec![0; 1024], vec![0; 1024]],
+            vcf_cache: VcfCache::default(),
+        }
+    }
+}
+
+/// Most search threads `INFO thread_num` may ask for.
+pub const MAX_THREADS: usize = 64;
+/// Memory a search thread needs besides the shared table: VCF cache, move lists, stack.
+const THREAD_BYTES: u64 = 3 << 20;
 
 /// The whole process's budget when `INFO max_memory` is 0 or absent.
 pub const DEFAULT_PROCESS_BYTES: u64 = 350 << 20;
@@ -105,21 +125,23 @@ pub const DEFAULT_PROCESS_BYTES: u64 = 350 << 20;
 const PROCESS_OVERHEAD_BYTES: u64 = 24 << 20;
 const MIN_TABLE_BYTES: u64 = 1 << 20;
 
-/// Table size that keeps the whole process within `max_memory` bytes (0: the default).
-pub fn table_bytes_for(max_memory: u64) -> usize {
+/// Table size that keeps the whole process within `max_memory` bytes (0: the default)
+/// with `threads` search threads.
+pub fn table_bytes_for(max_memory: u64, threads: usize) -> usize {
     let budget = if max_memory == 0 {
         DEFAULT_PROCESS_BYTES
     } else {
         max_memory
     };
+    let threads = threads.clamp(1, MAX_THREADS) as u64;
     budget
-        .saturating_sub(PROCESS_OVERHEAD_BYTES)
+        .saturating_sub(PROCESS_OVERHEAD_BYTES + (threads - 1) * THREAD_BYTES)
         .max(MIN_TABLE_BYTES) as usize
 }
 
 impl Default for Engine {
     fn default() -> Engine {
-        Engine::new(table_bytes_for(0))
+        Engine::new(table_bytes_for(0, 1))
     }
 }
 
@@ -127,9 +149,15 @@ impl Engine {
     pub fn new(table_bytes: usize) -> Engine {
         Engine {
             tt: TranspositionTable::new(table_bytes),
-            history: [vec![0; 1024], vec![0; 1024]],
-            vcf_cache: VcfCache::default(),
+            threads: vec![ThreadState::new()],
         }
+    }
+
+    /// Searches with `threads` threads (1 to [`MAX_THREADS`]) from the next move on; a
+    /// new thread starts with an empty history and VCF cache.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads
+            .resize_with(threads.clamp(1, MAX_THREADS), ThreadState::new);
     }
 
     /// Replaces the table by one of `bytes` bytes (the old entries are lost).
@@ -139,15 +167,21 @@ impl Engine {
         }
     }
 
-    /// Forgets everything learnt: table, history and VCF cache.
+    /// Forgets everything learnt: table, histories and VCF caches.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| h.fill(0));
-        self.vcf_cache.clear();
+        for thread in &mut self.threads {
+            thread.history.iter_mut().for_each(|h| h.fill(0));
+            thread.vcf_cache.clear();
+        }
     }
 
     /// The `count` best legal moves for the side to move, best first; empty when it has
     /// no legal move. Progress goes to `reporter` after each iteration.
+    ///
+    /// With more than one thread and `count` 1 the search is Lazy SMP: helper threads
+    /// run the same iterative deepening, one depth ahead, sharing the table, and the
+    /// answer is a vote of all threads' last finished iterations.
     pub fn best_moves(
         &mut self,
         board: &Board,
@@ -157,28 +191,84 @@ impl Engine {
         reporter: &mut dyn Reporter,
     ) -> Vec<ScoredMove> {
         self.tt.new_search();
-        for history in &mut self.history {
-            history.iter_mut().for_each(|h| *h /= 2);
+        for thread in &mut self.threads {
+            for history in &mut thread.history {
+                history.iter_mut().for_each(|h| *h /= 2);
+            }
         }
-        let mut search = Search {
-            engine: self,
-            board: board.clone(),
-            limits,
-            stop,
-            started: Instant::now(),
-            nodes: 0,
-            next_poll: 0,
-            stopped: false,
-            killers: [[None; 2]; MAX_PLY + 1],
-            pv: vec![Vec::new(); MAX_PLY + 1],
-            move_lists: vec![MoveLists::default(); MAX_PLY + 1],
-        };
-        search.run(count, reporter)
+        let tt = &self.tt;
+        let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
+        if count != 1 || helpers.is_empty() {
+            return Search::new(tt, main, board, limits, stop).run(count, reporter, &mut Vec::new);
+        }
+        let helpers_stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let mut handles: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, state)| {
+                    let helpers_stop = &helpers_stop;
+                    scope.spawn(move || {
+                        let mut search = Search::new(tt, state, board, limits, helpers_stop);
+                        search.help(2 + i as i32 % 2)
+                    })
+                })
+                .collect();
+            let mut finish_helpers = || {
+                helpers_stop.store(true, Ordering::Relaxed);
+                handles
+                    .drain(..)
+                    .filter_map(|h| h.join().expect("a search thread panicked"))
+                    .collect()
+            };
+            let moves = Search::new(tt, main, board, limits, stop).run(
+                count,
+                reporter,
+                &mut finish_helpers,
+            );
+            helpers_stop.store(true, Ordering::Relaxed);
+            moves
+        })
     }
 }
 
+/// The move the threads agree on: the quickest proven win if a thread found one, else,
+/// among the moves not proven lost (if any), the one whose voters finished the most
+/// depth in all. A later vote wins a tie, so the main thread votes last.
+fn elect(votes: &[Finished]) -> Option<Finished> {
+    let won = votes.iter().filter(|v| is_mate(v.score) && v.score > 0);
+    if let Some(win) = won.max_by_key(|v| v.score) {
+        return Some(*win);
+    }
+    let lost = |v: &&Finished| is_mate(v.score) && v.score < 0;
+    let all_lost = votes.iter().all(|v| lost(&v));
+    let weight = |pos: Pos| -> i32 { votes.iter().filter(|v| v.pos == pos).map(|v| v.depth).sum() };
+    votes
+        .iter()
+        .filter(|v| all_lost || !lost(v))
+        .max_by_key(|v| (weight(v.pos), v.depth))
+        .copied()
+}
+
+/// A reporter that drops the progress, for helper threads.
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn progress(&mut self, _: &Progress) {}
+}
+
+/// A search thread's last finished iteration.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    pos: Pos,
+    score: i32,
+    depth: i32,
+}
+
 struct Search<'a> {
-    engine: &'a mut Engine,
+    tt: &'a TranspositionTable,
+    history: &'a mut [Vec<i32>; 2],
+    vcf_cache: &'a mut VcfCache,
     board: Board,
     limits: &'a Limits,
     stop: &'a AtomicBool,
@@ -218,82 +308,58 @@ struct RootMove {
     pv: Vec<Pos>,
 }
 
-impl Search<'_> {
-    fn run(&mut self, count: usize, reporter: &mut dyn Reporter) -> Vec<ScoredMove> {
-        let mut moves = Vec::new();
-        let situation = ordering::generate(&mut self.board, &mut moves);
-        let mut roots: Vec<RootMove> = match situation {
-            Situation::Win(pos) => {
-                return self.immediate(reporter, pos, MATE - 1);
-            }
-            // Lost anyway: block what can be blocked, or play anything legal.
-            Situation::Lost => {
-                let pos = self
-                    .legal_block()
-                    .or_else(|| eval::best_static_move(&mut self.board).map(|m| m.0));
-                return match pos {
-                    Some(pos) => self.immediate(reporter, pos, -(MATE - 2)),
-                    None => Vec::new(),
-                };
-            }
-            Situation::Forced | Situation::Open => moves
-                .iter()
-                .map(|&pos| RootMove {
-                    pos,
-                    score: -INFINITY,
-                    pv: vec![pos],
-                })
-                .collect(),
+impl<'a> Search<'a> {
+    fn new(
+        tt: &'a TranspositionTable,
+        state: &'a mut ThreadState,
+        board: &Board,
+        limits: &'a Limits,
+        stop: &'a AtomicBool,
+    ) -> Search<'a> {
+        Search {
+            tt,
+            history: &mut state.history,
+            vcf_cache: &mut state.vcf_cache,
+            board: board.clone(),
+            limits,
+            stop,
+            started: Instant::now(),
+            nodes: 0,
+            next_poll: 0,
+            stopped: false,
+            killers: [[None; 2]; MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            move_lists: vec![MoveLists::default(); MAX_PLY + 1],
+        }
+    }
+
+    /// The main thread's search. `finish_helpers` stops the helper threads and returns
+    /// their last finished iterations, once the main iterations are over.
+    fn run(
+        &mut self,
+        count: usize,
+        reporter: &mut dyn Reporter,
+        finish_helpers: &mut dyn FnMut() -> Vec<Finished>,
+    ) -> Vec<ScoredMove> {
+        let mut roots = match self.root_moves(count, reporter) {
+            Ok(roots) => roots,
+            Err(answer) => return answer,
         };
-        if roots.is_empty() {
-            return Vec::new();
-        }
-        if roots.len() == 1 && count == 1 {
-            let pos = roots[0].pos;
-            return self.immediate(reporter, pos, eval::evaluate(&self.board));
-        }
-        if count == 1
-            && let Some(win) = self.root_vcf()
-        {
-            let score = MATE - win.plies as i32;
-            reporter.progress(&self.progress(1, score, win.line.clone()));
-            return vec![ScoredMove {
-                pos: win.line[0],
+        let (depth, score) = self.deepen(&mut roots, 1, count, reporter);
+        let mut votes = finish_helpers();
+        if depth > 0 {
+            votes.push(Finished {
+                pos: roots[0].pos,
                 score,
-            }];
+                depth,
+            });
         }
-        if count == 1
-            && let Some(pos) = self.root_vct()
+        if let Some(elected) = elect(&votes)
+            && elected.pos != roots[0].pos
+            && let Some(i) = roots.iter().position(|r| r.pos == elected.pos)
         {
-            reporter.progress(&self.progress(1, VCT_WIN, vec![pos]));
-            return vec![ScoredMove {
-                pos,
-                score: VCT_WIN,
-            }];
-        }
-        let static_order: Vec<Pos> = {
-            let mut order: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
-            let history = &self.engine.history[self.board.to_move().index()];
-            ordering::order(&self.board, &mut order, history);
-            order
-        };
-        roots.sort_by_key(|r| static_order.iter().position(|&p| p == r.pos));
-        let max_depth = self
-            .limits
-            .max_depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
-        let mut best_score = 0;
-        for depth in 1..=max_depth {
-            let score = self.aspiration(&mut roots, depth as i32, best_score, count);
-            if self.stopped && depth > 1 {
-                break;
-            }
-            best_score = score;
-            reporter.progress(&self.progress(depth, score, roots[0].pv.clone()));
-            if self.stopped || is_mate(score) || self.past_soft_deadline() {
-                break;
-            }
+            roots[..=i].rotate_right(1);
+            roots[0].score = elected.score;
         }
         if count == 1 && !is_mate(roots[0].score) {
             self.avoid_opponent_vct(&mut roots);
@@ -306,6 +372,121 @@ impl Search<'_> {
                 score: r.score,
             })
             .collect()
+    }
+
+    /// A helper thread's search: iterative deepening from `first_depth`, reporting to no
+    /// one, until stopped. Its last finished iteration, if any.
+    fn help(&mut self, first_depth: i32) -> Option<Finished> {
+        let mut moves = Vec::new();
+        if !matches!(
+            ordering::generate(&mut self.board, &mut moves),
+            Situation::Forced | Situation::Open
+        ) || moves.len() < 2
+        {
+            return None;
+        }
+        let mut roots = self.ordered_roots(&moves);
+        let (depth, score) = self.deepen(&mut roots, first_depth, 1, &mut Silent);
+        (depth > 0).then(|| Finished {
+            pos: roots[0].pos,
+            score,
+            depth,
+        })
+    }
+
+    /// The root moves in their static order, or (`Err`) the answer when no search is
+    /// needed: a forced or lost position, a single move, or a threat-search win.
+    fn root_moves(
+        &mut self,
+        count: usize,
+        reporter: &mut dyn Reporter,
+    ) -> Result<Vec<RootMove>, Vec<ScoredMove>> {
+        let mut moves = Vec::new();
+        match ordering::generate(&mut self.board, &mut moves) {
+            Situation::Win(pos) => {
+                return Err(self.immediate(reporter, pos, MATE - 1));
+            }
+            // Lost anyway: block what can be blocked, or play anything legal.
+            Situation::Lost => {
+                let pos = self
+                    .legal_block()
+                    .or_else(|| eval::best_static_move(&mut self.board).map(|m| m.0));
+                return Err(match pos {
+                    Some(pos) => self.immediate(reporter, pos, -(MATE - 2)),
+                    None => Vec::new(),
+                });
+            }
+            Situation::Forced | Situation::Open => {}
+        }
+        if moves.is_empty() {
+            return Err(Vec::new());
+        }
+        if moves.len() == 1 && count == 1 {
+            return Err(self.immediate(reporter, moves[0], eval::evaluate(&self.board)));
+        }
+        if count == 1
+            && let Some(win) = self.root_vcf()
+        {
+            let score = MATE - win.plies as i32;
+            reporter.progress(&self.progress(1, score, win.line.clone()));
+            return Err(vec![ScoredMove {
+                pos: win.line[0],
+                score,
+            }]);
+        }
+        if count == 1
+            && let Some(pos) = self.root_vct()
+        {
+            reporter.progress(&self.progress(1, VCT_WIN, vec![pos]));
+            return Err(vec![ScoredMove {
+                pos,
+                score: VCT_WIN,
+            }]);
+        }
+        Ok(self.ordered_roots(&moves))
+    }
+
+    fn ordered_roots(&self, moves: &[Pos]) -> Vec<RootMove> {
+        let mut order = moves.to_vec();
+        let history = &self.history[self.board.to_move().index()];
+        ordering::order(&self.board, &mut order, history);
+        order
+            .into_iter()
+            .map(|pos| RootMove {
+                pos,
+                score: -INFINITY,
+                pv: vec![pos],
+            })
+            .collect()
+    }
+
+    /// Iterative deepening from `first_depth`, reporting each finished iteration; leaves
+    /// `roots` best first. The last finished depth (0 if none) and its score.
+    fn deepen(
+        &mut self,
+        roots: &mut [RootMove],
+        first_depth: i32,
+        count: usize,
+        reporter: &mut dyn Reporter,
+    ) -> (i32, i32) {
+        let max_depth = self
+            .limits
+            .max_depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH) as i32;
+        let (mut finished, mut best_score) = (0, 0);
+        for depth in first_depth.min(max_depth)..=max_depth {
+            let score = self.aspiration(roots, depth, best_score, count);
+            if self.stopped && depth > 1 {
+                break;
+            }
+            (finished, best_score) = (depth, score);
+            reporter.progress(&self.progress(depth as u32, score, roots[0].pv.clone()));
+            if self.stopped || is_mate(score) || self.past_soft_deadline() {
+                break;
+            }
+        }
+        (finished, best_score)
     }
 
     /// One of the opponent's five points that the side to move may occupy.
@@ -340,10 +521,7 @@ impl Search<'_> {
 
     fn root_vct(&mut self) -> Option<Pos> {
         let interrupted = interruption(self.limits.deadline, ROOT_VCT_TIME_PERCENT, self.stop);
-        let mut vct = Vct::new(
-            &mut self.engine.vcf_cache,
-            Budget::new(ROOT_VCT_NODES, &interrupted),
-        );
+        let mut vct = Vct::new(self.vcf_cache, Budget::new(ROOT_VCT_NODES, &interrupted));
         let first = vct.find(&mut self.board, ROOT_VCT_THREATS);
         self.nodes += vct.budget.nodes();
         first
@@ -356,7 +534,7 @@ impl Search<'_> {
         for i in 0..roots.len().min(VCT_CHECKED_MOVES) {
             self.board.play(roots[i].pos);
             let budget = Budget::new(CHECK_VCT_NODES, &interrupted);
-            let mut vct = Vct::new(&mut self.engine.vcf_cache, budget);
+            let mut vct = Vct::new(self.vcf_cache, budget);
             let refuted = vct.find(&mut self.board, CHECK_VCT_THREATS).is_some();
             self.nodes += vct.budget.nodes();
             self.board.undo();
@@ -369,10 +547,7 @@ impl Search<'_> {
 
     fn root_vcf(&mut self) -> Option<vcf::Win> {
         let interrupted = interruption(self.limits.deadline, 100, self.stop);
-        let mut vcf = Vcf::new(
-            &mut self.engine.vcf_cache,
-            Budget::new(ROOT_VCF_NODES, &interrupted),
-        );
+        let mut vcf = Vcf::new(self.vcf_cache, Budget::new(ROOT_VCF_NODES, &interrupted));
         let win = vcf.find(&mut self.board, ROOT_VCF_FOURS);
         self.nodes += vcf.budget.nodes();
         win
@@ -516,7 +691,7 @@ impl Search<'_> {
             return self.quiesce(ply);
         }
         let key = self.board.hash();
-        let hit = self.engine.tt.probe(key, ply);
+        let hit = self.tt.probe(key, ply);
         if let Some(hit) = hit
             && hit.depth >= depth
             && beta - alpha == 1
@@ -536,7 +711,7 @@ impl Search<'_> {
             moves,
             hit.and_then(|h| h.best),
             &self.killers[ply],
-            &self.engine.history[me],
+            &self.history[me],
             scored,
         );
         let child_depth = if forced { depth } else { depth - 1 };
@@ -588,8 +763,7 @@ impl Search<'_> {
         } else {
             Bound::Upper
         };
-        self.engine
-            .tt
+        self.tt
             .store(key, ply, depth.max(0), best, bound, best_move);
         best
     }
@@ -602,7 +776,7 @@ impl Search<'_> {
             killers[0] = Some(pos);
         }
         let me = self.board.to_move().index();
-        let entry = &mut self.engine.history[me][pos.index()];
+        let entry = &mut self.history[me][pos.index()];
         *entry = (*entry + depth * depth).min(1 << 18);
     }
 
@@ -617,10 +791,7 @@ impl Search<'_> {
             && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
         {
             let never = || false;
-            let mut vcf = Vcf::new(
-                &mut self.engine.vcf_cache,
-                Budget::new(LEAF_VCF_NODES, &never),
-            );
+            let mut vcf = Vcf::new(self.vcf_cache, Budget::new(LEAF_VCF_NODES, &never));
             let win = vcf.find(&mut self.board, LEAF_VCF_FOURS);
             self.nodes += vcf.budget.nodes();
             if let Some(win) = win {
@@ -648,19 +819,55 @@ mod tests {
     use super::*;
     use crate::board::testing::{self, picture};
 
-    struct Silent;
-
-    impl Reporter for Silent {
-        fn progress(&mut self, _: &Progress) {}
+    fn best(board: &Board, depth: u32) -> ScoredMove {
+        best_with_threads(board, depth, 1)
     }
 
-    fn best(board: &Board, depth: u32) -> ScoredMove {
+    fn best_with_threads(board: &Board, depth: u32, threads: usize) -> ScoredMove {
         let limits = Limits {
             max_depth: Some(depth),
             ..Limits::default()
         };
         let mut engine = Engine::new(1 << 20);
+        engine.set_threads(threads);
         engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Silent)[0]
+    }
+
+    #[test]
+    fn helper_threads_reach_the_same_conclusions() {
+        let board = picture(Rule::Freestyle, &testing::DOUBLE_THREE, Color::Black);
+        let m = best_with_threads(&board, 5, 3);
+        assert!(is_mate(m.score) && m.score > 0, "{m:?}");
+        let board = picture(
+            Rule::Freestyle,
+            &["...............", "....XXX........", "...........O..."],
+            Color::White,
+        );
+        let m = best_with_threads(&board, 4, 2);
+        assert!(m.pos.y() == 1 && [2, 3, 7, 8].contains(&m.pos.x()), "{m:?}");
+    }
+
+    #[test]
+    fn the_vote_prefers_wins_then_depth_and_avoids_losses() {
+        let vote = |x: usize, score: i32, depth: i32| Finished {
+            pos: Pos::new(x, 0),
+            score,
+            depth,
+        };
+        let elected = |votes: &[Finished]| elect(votes).unwrap().pos.x();
+        // Two helpers agreeing outvote a deeper main thread.
+        assert_eq!(elected(&[vote(1, 5, 7), vote(1, 9, 7), vote(2, 5, 9)]), 1);
+        // A tie goes to the last voter, the main thread.
+        assert_eq!(elected(&[vote(1, 5, 8), vote(2, 5, 8)]), 2);
+        // The quickest proven win beats every vote.
+        assert_eq!(
+            elected(&[vote(1, MATE - 9, 3), vote(2, MATE - 5, 2), vote(3, 0, 20)]),
+            2
+        );
+        // A move proven lost is not chosen while another is not.
+        assert_eq!(elected(&[vote(1, 0, 3), vote(2, -(MATE - 4), 12)]), 1);
+        assert_eq!(elected(&[vote(1, -(MATE - 2), 3)]), 1);
+        assert!(elect(&[]).is_none());
     }
 
     #[test]

@@ -21,8 +21,13 @@
 //!
 //! Mate scores are stored relative to the node: the distance from the root is removed on
 //! store and added back on probe.
+//!
+//! Search threads share one table without locks. A slot's first word is stored XORed
+//! with its second word rotated by 32 bits, so a slot read while another thread writes
+//! it (one word old, one new) decodes to a wrong lock and is a miss, not a trusted entry.
 
 use crate::board::Pos;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Scores at or beyond this magnitude are mates; see [`super::MATE`].
 const MATE_BOUND: i32 = super::MATE - super::MAX_PLY as i32;
@@ -93,23 +98,37 @@ impl Entry {
     }
 }
 
-/// Two slots of two words each: 32 bytes, two buckets to a cache line. Plain words, so
-/// a new table is zeroed memory that the system hands out lazily.
-type Bucket = [u64; 4];
+/// Two slots of two words each: 32 bytes, two buckets to a cache line.
+type Bucket = [AtomicU64; 4];
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 32);
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     generation: u8,
+}
+
+/// `count` empty buckets (at least one). Zeroed memory is an empty table, and the system
+/// hands it out lazily, so the part of a table a game never reaches costs no memory.
+fn zeroed_buckets(count: usize) -> Box<[Bucket]> {
+    let count = count.max(1);
+    let layout = std::alloc::Layout::array::<Bucket>(count).expect("table size");
+    // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU64`s; the
+    // memory goes to a `Box` of exactly `count` buckets, which frees it with this layout.
+    unsafe {
+        let buckets = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+        if buckets.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(buckets, count))
+    }
 }
 
 impl TranspositionTable {
     /// A table of at most `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
-            buckets: vec![[0; 4]; count],
+            buckets: zeroed_buckets(bytes / std::mem::size_of::<Bucket>()),
             generation: 0,
         }
     }
@@ -119,7 +138,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.buckets.fill([0; 4]);
+        self.buckets = zeroed_buckets(self.buckets.len());
     }
 
     /// Starts a new search: entries stored before now count as empty for replacement.
@@ -136,14 +155,20 @@ impl TranspositionTable {
     }
 
     fn slots(&self, index: usize) -> [Entry; 2] {
-        let b = self.buckets[index];
-        [Entry::unpack([b[0], b[1]]), Entry::unpack([b[2], b[3]])]
+        let bucket = &self.buckets[index];
+        let read = |slot: usize| {
+            let checked = bucket[2 * slot].load(Ordering::Relaxed);
+            let second = bucket[2 * slot + 1].load(Ordering::Relaxed);
+            Entry::unpack([checked ^ second.rotate_left(32), second])
+        };
+        [read(0), read(1)]
     }
 
-    fn write(&mut self, index: usize, slot: usize, entry: Entry) {
-        let [a, b] = entry.pack();
-        self.buckets[index][2 * slot] = a;
-        self.buckets[index][2 * slot + 1] = b;
+    fn write(&self, index: usize, slot: usize, entry: Entry) {
+        let [first, second] = entry.pack();
+        let bucket = &self.buckets[index];
+        bucket[2 * slot].store(first ^ second.rotate_left(32), Ordering::Relaxed);
+        bucket[2 * slot + 1].store(second, Ordering::Relaxed);
     }
 
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
@@ -162,7 +187,7 @@ impl TranspositionTable {
     }
 
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         depth: i32,
@@ -242,27 +267,27 @@ mod tests {
         tt.probe(key(lock), 0).map(|h| h.depth)
     }
 
-    fn store(tt: &mut TranspositionTable, lock: u32, depth: i32) {
+    fn store(tt: &TranspositionTable, lock: u32, depth: i32) {
         tt.store(key(lock), 0, depth, depth * 10, Bound::Exact, None);
     }
 
     #[test]
     fn empty_first_slot_takes_the_entry() {
-        let mut tt = TranspositionTable::new(32);
-        store(&mut tt, 1, 3);
+        let tt = TranspositionTable::new(32);
+        store(&tt, 1, 3);
         assert_eq!(depth_of(&tt, 1), Some(3));
         assert_eq!(tt.slots(0)[0].lock, 1);
     }
 
     #[test]
     fn same_position_is_overwritten_only_by_a_deeper_result() {
-        let mut tt = TranspositionTable::new(32);
-        store(&mut tt, 1, 5);
-        store(&mut tt, 1, 4);
+        let tt = TranspositionTable::new(32);
+        store(&tt, 1, 5);
+        store(&tt, 1, 4);
         assert_eq!(depth_of(&tt, 1), Some(5));
-        store(&mut tt, 1, 5);
+        store(&tt, 1, 5);
         assert_eq!(tt.probe(key(1), 0).unwrap().score, 50);
-        store(&mut tt, 1, 6);
+        store(&tt, 1, 6);
         assert_eq!(depth_of(&tt, 1), Some(6));
         assert_eq!(
             tt.slots(0)[1].bound(),
@@ -273,25 +298,25 @@ mod tests {
 
     #[test]
     fn second_slot_is_used_the_same_way() {
-        let mut tt = TranspositionTable::new(32);
-        store(&mut tt, 1, 5);
-        store(&mut tt, 2, 2);
+        let tt = TranspositionTable::new(32);
+        store(&tt, 1, 5);
+        store(&tt, 2, 2);
         assert_eq!(tt.slots(0)[1].lock, 2);
-        store(&mut tt, 2, 1);
+        store(&tt, 2, 1);
         assert_eq!(depth_of(&tt, 2), Some(2));
-        store(&mut tt, 2, 3);
+        store(&tt, 2, 3);
         assert_eq!(depth_of(&tt, 2), Some(3));
         assert_eq!(depth_of(&tt, 1), Some(5));
     }
 
     #[test]
     fn full_bucket_replaces_the_shallower_slot_only_when_deeper() {
-        let mut tt = TranspositionTable::new(32);
-        store(&mut tt, 1, 5);
-        store(&mut tt, 2, 3);
-        store(&mut tt, 3, 3);
+        let tt = TranspositionTable::new(32);
+        store(&tt, 1, 5);
+        store(&tt, 2, 3);
+        store(&tt, 3, 3);
         assert_eq!(depth_of(&tt, 3), None, "equal depth does not replace");
-        store(&mut tt, 3, 4);
+        store(&tt, 3, 4);
         assert_eq!(depth_of(&tt, 3), Some(4));
         assert_eq!(depth_of(&tt, 2), None);
         assert_eq!(depth_of(&tt, 1), Some(5));
@@ -300,23 +325,23 @@ mod tests {
     #[test]
     fn entries_of_an_earlier_search_count_as_empty() {
         let mut tt = TranspositionTable::new(32);
-        store(&mut tt, 1, 9);
-        store(&mut tt, 2, 8);
+        store(&tt, 1, 9);
+        store(&tt, 2, 8);
         tt.new_search();
         // Still found by a probe...
         assert_eq!(depth_of(&tt, 1), Some(9));
         // ...but a shallow new entry takes the first (stale) slot.
-        store(&mut tt, 3, 1);
+        store(&tt, 3, 1);
         assert_eq!(depth_of(&tt, 3), Some(1));
         assert_eq!(depth_of(&tt, 1), None);
         // And the same stale position is overwritten even by a shallower result.
-        store(&mut tt, 2, 2);
+        store(&tt, 2, 2);
         assert_eq!(depth_of(&tt, 2), Some(2));
     }
 
     #[test]
     fn mate_scores_keep_their_distance_from_the_node() {
-        let mut tt = TranspositionTable::new(32);
+        let tt = TranspositionTable::new(32);
         // A mate found 3 plies below a node at ply 4: MATE - 7 from the root.
         tt.store(key(1), 4, 6, MATE - 7, Bound::Exact, Some(Pos::new(3, 4)));
         let hit = tt.probe(key(1), 10).unwrap();
@@ -326,10 +351,10 @@ mod tests {
             "the same mate in 3 from a node at ply 10"
         );
         assert_eq!(hit.best, Some(Pos::new(3, 4)));
-        let mut tt = TranspositionTable::new(32);
+        let tt = TranspositionTable::new(32);
         tt.store(key(2), 2, 6, -(MATE - 5), Bound::Upper, None);
         assert_eq!(tt.probe(key(2), 0).unwrap().score, -(MATE - 3));
-        let mut tt = TranspositionTable::new(32);
+        let tt = TranspositionTable::new(32);
         tt.store(key(3), 2, 6, 123, Bound::Lower, None);
         assert_eq!(tt.probe(key(3), 9).unwrap().score, 123);
     }
@@ -344,6 +369,19 @@ mod tests {
             meta: 0b1011_0110,
         };
         assert_eq!(Entry::unpack(entry.pack()), entry);
+    }
+
+    #[test]
+    fn a_slot_torn_by_two_writers_is_a_miss() {
+        let tt = TranspositionTable::new(32);
+        tt.store(key(1), 0, 5, 50, Bound::Exact, Some(Pos::new(1, 1)));
+        let other = TranspositionTable::new(32);
+        other.store(key(2), 0, 3, -20, Bound::Lower, Some(Pos::new(2, 2)));
+        // The first word of one write beside the second word of the other.
+        let second = other.buckets[0][1].load(Ordering::Relaxed);
+        tt.buckets[0][1].store(second, Ordering::Relaxed);
+        assert_eq!(tt.probe(key(1), 0), None);
+        assert_eq!(tt.probe(key(2), 0), None);
     }
 
     #[test]
