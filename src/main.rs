@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 use lianzhu::{analyze, bench, eval, play, protocol, tune};
-use std::io;
+use std::io::{self, Write};
 
 fn main() {
     lianzhu::logging::init();
@@ -36,13 +36,25 @@ fn run() -> anyhow::Result<()> {
     }
 }
 
+/// Writes one line of a subcommand's output. A reader that has gone away (`| head`)
+/// ends the program quietly, as it does other command-line tools.
+fn say(text: impl std::fmt::Display) {
+    if let Err(error) = writeln!(io::stdout(), "{text}") {
+        if error.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing the output: {error}");
+        std::process::exit(2);
+    }
+}
+
 fn run_analyze(args: &[String]) -> anyhow::Result<()> {
     let request = analyze::parse_args(args)?;
     let position = match &request.position {
         Some(position) => position.clone(),
         None => io::read_to_string(io::stdin()).context("reading the position from stdin")?,
     };
-    println!("{}", analyze::run(&request, &position)?);
+    say(analyze::run(&request, &position)?);
     Ok(())
 }
 
@@ -72,13 +84,13 @@ fn run_tune(files: &[String]) -> anyhow::Result<()> {
     }
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
     let fitted = tune::fit(&samples, &eval::WEIGHTS);
-    println!("samples {}", samples.len());
-    println!("scale {:.0}", fitted.scale);
-    println!(
+    say(format!("samples {}", samples.len()));
+    say(format!("scale {:.0}", fitted.scale));
+    say(format!(
         "loss before {:.6} after {:.6}",
         fitted.loss_before, fitted.loss_after
-    );
-    println!("{}", tune::format_weights(&fitted.weights));
+    ));
+    say(tune::format_weights(&fitted.weights));
     Ok(())
 }
 
@@ -100,10 +112,10 @@ fn run_bench(depth: Option<&String>) -> anyhow::Result<()> {
             pv.join(" ")
         );
     });
-    println!(
+    say(format!(
         "Bench: {} nodes {} nps",
         result.nodes,
         result.nodes_per_second()
-    );
+    ));
     Ok(())
 }
