@@ -18,19 +18,20 @@ pub struct Weights {
     pub tempo: i32,
 }
 
-/// Fitted by `tune` to 40 932 quiet positions of 1 430 games (self-play and matches
-/// against pisq, AIWine and Rapfi); the hand-set, symmetric weights before them lost
-/// 32-48 to these in self-play and 23-37 (against 30-30) to pisq, at 0.3 s/turn.
+/// Fitted by `tune` to 88 342 quiet positions: Lianzhu's self-play and matches against
+/// pisq, AIWine and Rapfi, and 600 Rapfi self-play games at 0.1 s/turn. Games
+/// at 0.3 s/turn, freestyle 20x20: the previous fit (40 932 positions, no Rapfi games)
+/// lost 75-125 to these; it had beaten the hand-set symmetric weights 48-32.
 /// Order: None, Forbidden, One, Block2, Flex2, Flex2x2, Block3, Block3Plus, Flex3,
 /// Flex3Plus, Block4, Block4Plus, Flex3x2, Block4Flex3, Flex4, Five.
 pub const WEIGHTS: Weights = Weights {
     own: [
-        0, -1992, -5, 5, 3, 24, 13, 99, 34, 179, 78, 485, 247, 2206, 400, 800,
+        0, -2174, -5, 2, 0, 22, 12, 97, 66, 159, 111, 382, 229, 4173, 400, 800,
     ],
     opponent: [
-        0, -1737, -5, 0, 5, 20, 27, 68, 14, 118, 129, 326, 33, 578, 362, 800,
+        0, -1812, -5, -2, 0, 14, 20, 70, 35, 104, 140, 316, 32, 733, 448, 800,
     ],
-    tempo: 267,
+    tempo: 203,
 };
 
 impl Weights {
