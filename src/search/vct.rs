@@ -6,6 +6,11 @@
 //! defender's own fours. A line counts as won when every defence loses. Each attacking
 //! step first asks the [`Vcf`] whether fours alone already win.
 //!
+//! The search deepens one attacking move at a time, so the shortest win is found first
+//! and a budget spent on a long line still leaves every shorter one tried, and it
+//! remembers each position it has settled (won within n threats, or not within n), since
+//! threat sequences reach the same position in many orders.
+//!
 //! [`ordering::generate`]: super::ordering::generate
 
 use super::ordering::{self, Situation};
@@ -13,6 +18,7 @@ use super::vcf::{Budget, Vcf, VcfCache};
 use crate::board::pattern::Threat;
 use crate::board::{Board, Pos};
 use crate::rules;
+use std::collections::HashMap;
 
 /// Threes and fours tried per attacking move, best first.
 const ATTACK_BREADTH: usize = 12;
@@ -23,23 +29,68 @@ const INNER_VCF_NODES: u64 = 500;
 pub struct Vct<'a, 'b> {
     cache: &'a mut VcfCache,
     pub budget: Budget<'b>,
+    /// Settled attacking positions by key.
+    settled: HashMap<u64, Settled>,
+}
+
+/// What is known of an attacking position: a win within `won_within` threats (with its
+/// first move), and no win within `lost_within`.
+#[derive(Clone, Copy, Default)]
+struct Settled {
+    won_within: Option<(u32, Pos)>,
+    lost_within: u32,
 }
 
 impl<'a, 'b> Vct<'a, 'b> {
     pub fn new(cache: &'a mut VcfCache, budget: Budget<'b>) -> Vct<'a, 'b> {
-        Vct { cache, budget }
+        Vct {
+            cache,
+            budget,
+            settled: HashMap::new(),
+        }
     }
 
     /// The first move of a win by threats within `max_threats` attacking moves.
     pub fn find(&mut self, board: &mut Board, max_threats: u32) -> Option<Pos> {
-        let mut first = None;
-        self.attack(board, max_threats, &mut first)
-            .then_some(first)
-            .flatten()
+        for threats in 1..=max_threats {
+            let mut first = None;
+            if self.attack(board, threats, &mut first) {
+                return first;
+            }
+            if self.budget.is_spent() {
+                break;
+            }
+        }
+        None
     }
 
     /// Whether the side to move wins by threats; `first` gets the winning move.
     fn attack(&mut self, board: &mut Board, depth: u32, first: &mut Option<Pos>) -> bool {
+        let key = board.hash();
+        let known = self.settled.get(&key).copied().unwrap_or_default();
+        if let Some((within, pos)) = known.won_within
+            && within <= depth
+        {
+            *first = Some(pos);
+            return true;
+        }
+        if known.lost_within >= depth {
+            return false;
+        }
+        let won = self.search_attack(board, depth, first);
+        let entry = self.settled.entry(key).or_default();
+        match *first {
+            Some(pos) if won => entry.won_within = Some((depth, pos)),
+            // A line cut short by the budget proves nothing.
+            _ if !won && !self.budget.is_spent() => {
+                entry.lost_within = entry.lost_within.max(depth)
+            }
+            _ => {}
+        }
+        won
+    }
+
+    fn search_attack(&mut self, board: &mut Board, depth: u32, first: &mut Option<Pos>) -> bool {
         let me = board.to_move();
         if let Some(five) = board.five_points(me).iter().next() {
             *first = Some(five);
