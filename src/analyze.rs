@@ -6,7 +6,7 @@
 
 use crate::board::{Board, Pos};
 use crate::rules::{self, Rule, RuleSetting};
-use crate::search::{self, Engine, Limits, MATE, Progress, Reporter};
+use crate::search::{self, Engine, LastProgress, Limits, MATE, Progress};
 use anyhow::{Context, bail, ensure};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -143,14 +143,6 @@ pub fn pos_notation(pos: Pos) -> String {
     format!("{}{}", (b'a' + pos.x() as u8) as char, pos.y() + 1)
 }
 
-struct Last(Option<Progress>);
-
-impl Reporter for Last {
-    fn progress(&mut self, progress: &Progress) {
-        self.0 = Some(progress.clone());
-    }
-}
-
 /// Searches the request's position and returns the text to print.
 pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
     let moves = parse_position(position)?;
@@ -167,7 +159,7 @@ pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
         max_nodes: None,
     };
     let mut engine = Engine::new(64 << 20);
-    let mut last = Last(None);
+    let mut last = LastProgress::default();
     let best = engine.best_moves(&board, 1, &limits, &AtomicBool::new(false), &mut last);
     let best = best.first().context("no legal move: the board is full")?;
     let progress = last.0.unwrap_or(Progress {

@@ -4,7 +4,7 @@
 
 use crate::board::{Board, Pos};
 use crate::rules::Rule;
-use crate::search::{Engine, Limits, Progress, Reporter};
+use crate::search::{Engine, LastProgress, Limits, Progress};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -58,14 +58,6 @@ pub fn positions() -> Vec<Board> {
         .collect()
 }
 
-struct LastProgress(Option<Progress>);
-
-impl Reporter for LastProgress {
-    fn progress(&mut self, progress: &Progress) {
-        self.0 = Some(progress.clone());
-    }
-}
-
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
@@ -87,7 +79,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &Progress)) -> BenchResult {
             max_depth: Some(depth),
             ..Limits::default()
         };
-        let mut last = LastProgress(None);
+        let mut last = LastProgress::default();
         engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut last);
         if let Some(progress) = last.0 {
             nodes += progress.nodes;

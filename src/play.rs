@@ -6,7 +6,7 @@
 use crate::analyze::{parse_position, pos_notation};
 use crate::board::{Board, Cell, Color, Pos};
 use crate::rules::{self, Rule};
-use crate::search::{Engine, Limits, Progress, Reporter};
+use crate::search::{Engine, Limits, Silent};
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -17,12 +17,6 @@ pub struct Options {
     pub think: Duration,
     /// The person plays White (the engine opens).
     pub human_white: bool,
-}
-
-struct Quiet;
-
-impl Reporter for Quiet {
-    fn progress(&mut self, _: &Progress) {}
 }
 
 /// The board as text, with coordinates and the last move in brackets.
@@ -66,7 +60,7 @@ fn engine_move(engine: &mut Engine, board: &mut Board, think: Duration) -> Optio
         soft_deadline: Some(now + think / 2),
         ..Limits::default()
     };
-    let best = engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Quiet);
+    let best = engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Silent);
     let pos = best.first()?.pos;
     board.play(pos);
     Some(pos)

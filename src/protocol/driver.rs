@@ -1064,18 +1064,12 @@ mod tests_support {
         format!("{:?} {:?}", session.settings(), board)
     }
 
-    struct NullReporter;
-
-    impl Reporter for NullReporter {
-        fn progress(&mut self, _: &Progress) {}
-    }
-
     /// Handles one line and, if it starts a task, runs the task and takes its result.
     pub fn feed_one(session: &mut Session, line: &str) -> Vec<String> {
         let output = session.handle_line(line);
         let mut answers = output.lines;
         if let Some(task) = output.task {
-            let result = task.run(&AtomicBool::new(false), &mut NullReporter);
+            let result = task.run(&AtomicBool::new(false), &mut crate::search::Silent);
             answers.extend(session.finish(result).lines);
         }
         answers

@@ -180,8 +180,8 @@ impl Engine {
     /// no legal move. Progress goes to `reporter` after each iteration.
     ///
     /// With more than one thread and `count` 1 the search is Lazy SMP: helper threads
-    /// run the same iterative deepening, one depth ahead, sharing the table, and the
-    /// answer is a vote of all threads' last finished iterations.
+    /// run the same iterative deepening, starting at depth 2 or 3, sharing the table,
+    /// and the answer is a vote of all threads' last finished iterations.
     pub fn best_moves(
         &mut self,
         board: &Board,
@@ -250,11 +250,21 @@ fn elect(votes: &[Finished]) -> Option<Finished> {
         .copied()
 }
 
-/// A reporter that drops the progress, for helper threads.
+/// A reporter that drops the progress (helper threads, games without output).
 pub struct Silent;
 
 impl Reporter for Silent {
     fn progress(&mut self, _: &Progress) {}
+}
+
+/// A reporter that keeps only the latest progress.
+#[derive(Default)]
+pub struct LastProgress(pub Option<Progress>);
+
+impl Reporter for LastProgress {
+    fn progress(&mut self, progress: &Progress) {
+        self.0 = Some(progress.clone());
+    }
 }
 
 /// A search thread's last finished iteration.

@@ -17,9 +17,11 @@
 //! indexes instead; that costs a second cache miss per probe for slightly better use
 //! of the space. Measured (same memory, same policy, bench to depth 8): the two tables
 //! saved 1.6 % of the nodes with a 64 KiB table and 0.5 % with 1 MiB, too little to
-//! pay a second cache line on every probe. A position is found by its bucket (the low 32 key bits, by a multiply-
-//! shift) and verified by a 32-bit lock (the high 32 bits): with 2^20 buckets or more,
-//! 52+ key bits must agree, so a false match is negligible.
+//! pay a second cache line on every probe.
+//!
+//! A position is found by its bucket (the low 32 key bits, by a multiply-shift) and
+//! verified by a 32-bit lock (the high 32 bits): with 2^20 buckets or more, 52+ key
+//! bits must agree, so a false match is negligible.
 //!
 //! Mate scores are stored relative to the node: the distance from the root is removed on
 //! store and added back on probe.
