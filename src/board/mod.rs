@@ -366,6 +366,36 @@ impl Board {
         self.threats[pos.index()][color.index()]
     }
 
+    /// What `color` would make by playing the empty `pos` once its opponent had played
+    /// the empty `stone`, read from the tables without playing: only the pattern along
+    /// the line through both points changes.
+    pub fn threat_after_block(&self, pos: Pos, color: Color, stone: Pos) -> Threat {
+        let (dx, dy) = (
+            stone.x() as i32 - pos.x() as i32,
+            stone.y() as i32 - pos.y() as i32,
+        );
+        let steps = dx.abs().max(dy.abs());
+        if steps == 0 || steps > HALF_LINE as i32 {
+            return self.threat(pos, color);
+        }
+        let line = DIRECTIONS.iter().enumerate().find_map(|(d, &(ux, uy))| {
+            [steps, -steps]
+                .into_iter()
+                .find(|&k| ux * k == dx && uy * k == dy)
+                .map(|k| (d, k))
+        });
+        let Some((d, offset)) = line else {
+            return self.threat(pos, color);
+        };
+        let (i, c) = (pos.index(), color.index());
+        let blocker = Cell::Stone(color.opponent()).code();
+        let key = self.keys[i][d] | (blocker << key_shift(offset));
+        let old = self.patterns[i][c][d] as u16;
+        let new = self.table(color)[key as usize] as u16;
+        let weight = pattern::combination_weight(d);
+        self.threat_of_combination(color, self.combinations[i][c] + new * weight - old * weight)
+    }
+
     /// How many empty points give `color` the threat `threat`.
     pub fn threat_count(&self, color: Color, threat: Threat) -> u16 {
         self.threat_counts[color.index()][threat as usize]
@@ -698,6 +728,37 @@ mod tests {
                 board.line_key(board.centre(), 0),
                 scanned_key(&board, board.centre(), 0)
             );
+        }
+    }
+
+    #[test]
+    fn threat_after_block_matches_playing_the_block() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for game in 0..24 {
+            let rule = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro][game % 4];
+            let mut board = Board::new(15, 15, rule);
+            let moves = rng.random_range(10..=90);
+            random_game(&mut rng, &mut board, moves);
+            let empties: Vec<Pos> = board.empty_points().collect();
+            for _ in 0..200 {
+                let pos = empties[rng.random_range(0..empties.len())];
+                // Mostly points within a line's reach of `pos`, where the answer changes.
+                let near: Vec<Pos> = empties
+                    .iter()
+                    .copied()
+                    .filter(|p| p.x().abs_diff(pos.x()).max(p.y().abs_diff(pos.y())) <= 6)
+                    .collect();
+                let stone = near[rng.random_range(0..near.len())];
+                if stone == pos {
+                    continue;
+                }
+                let color = COLORS[rng.random_range(0..2)];
+                let predicted = board.threat_after_block(pos, color, stone);
+                board.put(stone, Cell::Stone(color.opponent()));
+                let played = board.threat(pos, color);
+                board.undo();
+                assert_eq!(predicted, played, "game {game}: {pos} after {stone}");
+            }
         }
     }
 

@@ -61,8 +61,8 @@ pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
     Situation::Open
 }
 
-/// Our own fours, and every empty point on the lines of the opponent's unstoppable
-/// fours (within five of the point that would make them).
+/// Our own fours, and the empty points on the lines of the opponent's unstoppable fours
+/// (within five of the point that would make them) after which it has none left.
 fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
     let me = board.to_move();
     let opponent = me.opponent();
@@ -79,11 +79,13 @@ fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
     for pos in own_fours {
         add(board, pos, moves);
     }
+    let fours = moves.len();
     let threats: Vec<Pos> = board
-        .empty_points()
+        .four_points(opponent)
+        .iter()
         .filter(|&p| board.threat(p, opponent) == Threat::Flex4)
         .collect();
-    for threat in threats {
+    for &threat in &threats {
         add(board, threat, moves);
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             if board.pattern(threat, opponent, d) < Pattern::Block4 {
@@ -95,6 +97,28 @@ fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
                 }
             }
         }
+    }
+    keep_real_defences(board, moves, fours, &threats);
+}
+
+/// Drops from `moves[fours..]` the points that leave one of the opponent's `threats` an
+/// unstoppable four; a lost position keeps them all, to delay the loss.
+fn keep_real_defences(board: &Board, moves: &mut Vec<Pos>, fours: usize, threats: &[Pos]) {
+    let opponent = board.to_move().opponent();
+    let defends = |block: Pos| {
+        threats.iter().all(|&threat| {
+            threat == block || board.threat_after_block(threat, opponent, block) != Threat::Flex4
+        })
+    };
+    let mut kept = fours;
+    for i in fours..moves.len() {
+        if defends(moves[i]) {
+            moves.swap(kept, i);
+            kept += 1;
+        }
+    }
+    if kept > 0 {
+        moves.truncate(kept);
     }
 }
 
@@ -210,18 +234,34 @@ mod tests {
         let white = [(5, 5), (6, 5), (7, 5), (0, 0)];
         let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
         assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
-        for pos in [
-            Pos::new(4, 7),
-            Pos::new(8, 7),
-            Pos::new(3, 7),
-            Pos::new(9, 7),
-            Pos::new(4, 5),
-        ] {
-            assert!(moves.contains(&pos), "{pos} missing from {moves:?}");
-        }
-        assert!(
-            !moves.contains(&Pos::new(6, 9)),
-            "a quiet move is no defence"
-        );
+        let mut expected =
+            [(4, 7), (8, 7), (3, 5), (4, 5), (8, 5), (9, 5)].map(|(x, y)| Pos::new(x, y));
+        moves.sort_by_key(|p| p.index());
+        expected.sort_by_key(|p| p.index());
+        // (3,7) and (9,7) leave Black an open four at the other end; (6,9) is quiet.
+        assert_eq!(moves, expected);
+    }
+
+    #[test]
+    fn a_three_with_a_gap_is_blocked_in_the_gap_or_at_either_end() {
+        let mut moves = Vec::new();
+        let black = [(5, 7), (7, 7), (8, 7)];
+        let white = [(0, 0), (14, 14), (0, 14)];
+        let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        moves.sort_by_key(|p| p.index());
+        let expected = [(4, 7), (6, 7), (9, 7)].map(|(x, y)| Pos::new(x, y));
+        assert_eq!(moves, expected);
+    }
+
+    #[test]
+    fn with_no_defence_and_no_four_every_line_point_stays() {
+        let mut moves = Vec::new();
+        // Two open threes crossing at nothing Black needs: one block cannot stop both.
+        let black = [(5, 7), (6, 7), (7, 7), (10, 3), (10, 4), (10, 5)];
+        let white = [(0, 0), (14, 14), (0, 14), (14, 0), (0, 7)];
+        let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        assert!(moves.contains(&Pos::new(4, 7)) && moves.contains(&Pos::new(10, 2)));
     }
 }
