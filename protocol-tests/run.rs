@@ -281,6 +281,31 @@ fn a_stop_sent_right_behind_a_search_command_stops_that_search() {
     );
 }
 
+#[test]
+fn a_turn_sent_while_pondering_is_answered_in_time() {
+    let mut engine = Engine::start();
+    engine
+        .send(b"INFO pondering 1\nINFO timeout_turn 1000\nSTART 20\nBEGIN\n")
+        .unwrap();
+    assert_eq!(engine.next_line(|_| false).unwrap(), "OK");
+    let coordinate = Regex::new(r"^\d+,\d+$").unwrap();
+    assert!(coordinate.is_match(&engine.next_line(|_| false).unwrap()));
+    for turn in ["9,9", "11,9"] {
+        thread::sleep(Duration::from_millis(1500));
+        let pondering_said = engine.output.try_recv();
+        assert!(pondering_said.is_err(), "pondering said {pondering_said:?}");
+        let sent = std::time::Instant::now();
+        engine.send(format!("TURN {turn}\n").as_bytes()).unwrap();
+        let answer = engine.next_line(|_| false).unwrap();
+        let took = sent.elapsed();
+        assert!(coordinate.is_match(&answer), "answered '{answer}'");
+        assert!(
+            took < Duration::from_millis(1000),
+            "TURN {turn} took {took:?}"
+        );
+    }
+}
+
 /// Peak resident memory of the engine (Linux), read before it exits.
 fn peak_rss_bytes(engine: &Engine) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{}/status", engine.child.id())).ok()?;

@@ -89,6 +89,13 @@ pub enum Task {
     Swap2 {
         board: Board,
     },
+    /// Think on the opponent's time (`INFO pondering 1`) until stopped, only to fill
+    /// the table for the next search; nothing is reported.
+    Ponder {
+        engine: Arc<Mutex<Engine>>,
+        board: Board,
+        limits: Limits,
+    },
 }
 
 /// What the worker hands back.
@@ -100,6 +107,7 @@ pub enum TaskResult {
         play: bool,
     },
     Swap2(Swap2Answer),
+    Pondered,
 }
 
 impl Task {
@@ -121,7 +129,21 @@ impl Task {
                 }
             }
             Task::Swap2 { board } => TaskResult::Swap2(opening::swap2(&board)),
+            Task::Ponder {
+                engine,
+                board,
+                limits,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                engine.ponder(&board, &limits, stop);
+                TaskResult::Pondered
+            }
         }
+    }
+
+    /// Whether the task only uses idle time and gives way to the next command.
+    pub fn is_ponder(&self) -> bool {
+        matches!(self, Task::Ponder { .. })
     }
 }
 
@@ -489,6 +511,7 @@ impl Session {
         match result {
             TaskResult::Moves { moves, count, play } => self.finish_moves(moves, count, play),
             TaskResult::Swap2(answer) => self.finish_swap2(answer),
+            TaskResult::Pondered => Output::default(),
         }
     }
 
@@ -511,7 +534,28 @@ impl Session {
             board.play(best.pos);
         }
         output.lines.push(best.pos.to_string());
+        if play {
+            output.task = self.ponder_task();
+        }
         output
+    }
+
+    /// With `INFO pondering 1`: a search of the position the opponent faces, with no
+    /// deadline, while the game goes on.
+    fn ponder_task(&self) -> Option<Task> {
+        let board = self.board.as_ref()?;
+        if !self.settings.pondering || board.is_full() {
+            return None;
+        }
+        Some(Task::Ponder {
+            engine: Arc::clone(&self.engine),
+            board: board.clone(),
+            limits: Limits {
+                max_depth: self.settings.max_depth,
+                max_nodes: self.settings.max_nodes,
+                ..Limits::default()
+            },
+        })
     }
 
     fn finish_swap2(&mut self, answer: Swap2Answer) -> Output {
@@ -684,6 +728,14 @@ fn read_lines(mut input: impl BufRead, events: Sender<Event>) {
 
 struct Worker {
     stop: Arc<AtomicBool>,
+    /// Pondering gives way to whatever comes next, the end of input included.
+    pondering: bool,
+}
+
+impl Worker {
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Runs the protocol on `input` and `output` until END, or until the input has ended and
@@ -707,16 +759,17 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             inbox.recv().unwrap_or(Event::Eof)
         };
         let answer = match event {
-            Event::Line(line) if worker.is_some() => {
+            Event::Line(line) if let Some(busy) = &worker => {
                 match parse::command(line.trim()) {
                     Ok(Command::End) => return Ok(()),
                     // A STOP behind queued commands is for a search they start.
-                    Ok(Command::Stop) if queued.is_empty() => {
-                        if let Some(w) = &worker {
-                            w.stop.store(true, Ordering::Relaxed);
+                    Ok(Command::Stop) if queued.is_empty() => busy.stop(),
+                    _ => {
+                        if busy.pondering {
+                            busy.stop();
                         }
+                        queued.push_back(line);
                     }
-                    _ => queued.push_back(line),
                 }
                 continue;
             }
@@ -729,6 +782,9 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             }
             Event::Eof => {
                 input_ended = true;
+                if let Some(busy) = worker.as_ref().filter(|w| w.pondering) {
+                    busy.stop();
+                }
                 continue;
             }
             Event::Progress(progress) => Output::line(progress_line(&progress)),
@@ -751,15 +807,20 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             return Ok(());
         }
         if let Some(task) = answer.task {
+            // Input already waiting leaves no idle time to ponder in.
+            if task.is_ponder() && (!queued.is_empty() || input_ended) {
+                continue;
+            }
+            let pondering = task.is_ponder();
             let job =
                 move |stop: &AtomicBool, reporter: &mut dyn Reporter| task.run(stop, reporter);
-            let started = start_worker(job, events.clone());
+            let started = start_worker(job, pondering, events.clone());
             while queued
                 .front()
                 .is_some_and(|line| matches!(parse::command(line.trim()), Ok(Command::Stop)))
             {
                 queued.pop_front();
-                started.stop.store(true, Ordering::Relaxed);
+                started.stop();
             }
             worker = Some(started);
         }
@@ -768,7 +829,7 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
 
 /// Runs `job` on a new thread. A panic in it is caught and reported as `Done(Err(…))`,
 /// so the main loop answers ERROR and keeps serving instead of waiting forever.
-fn start_worker<J>(job: J, events: Sender<Event>) -> Worker
+fn start_worker<J>(job: J, pondering: bool, events: Sender<Event>) -> Worker
 where
     J: FnOnce(&AtomicBool, &mut dyn Reporter) -> TaskResult + Send + 'static,
 {
@@ -780,7 +841,7 @@ where
             .map_err(|payload| panic_text(payload.as_ref()));
         let _ = events.send(Event::Done(result));
     });
-    Worker { stop }
+    Worker { stop, pondering }
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
@@ -808,6 +869,7 @@ mod tests {
         let (events, inbox) = mpsc::channel();
         start_worker(
             |_: &AtomicBool, _: &mut dyn Reporter| panic!("boom"),
+            false,
             events,
         );
         match inbox.recv_timeout(std::time::Duration::from_secs(5)) {

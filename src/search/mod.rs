@@ -97,6 +97,12 @@ pub fn is_mate(score: i32) -> bool {
 pub struct Engine {
     tt: TranspositionTable,
     threads: Vec<ThreadState>,
+    /// Set by [`Engine::ponder`]: the next search continues it, in the same table
+    /// generation, so the pondered entries are current for the replacement policy.
+    pondered: bool,
+    /// The opponent's reply the last search expects (the second move of its principal
+    /// variation), with the hash of the position it is expected in.
+    expected_reply: Option<(u64, Pos)>,
 }
 
 /// What one search thread keeps from move to move.
@@ -150,6 +156,8 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(table_bytes),
             threads: vec![ThreadState::new()],
+            pondered: false,
+            expected_reply: None,
         }
     }
 
@@ -190,12 +198,32 @@ impl Engine {
         stop: &AtomicBool,
         reporter: &mut dyn Reporter,
     ) -> Vec<ScoredMove> {
-        self.tt.new_search();
+        if !std::mem::take(&mut self.pondered) {
+            self.tt.new_search();
+        }
         for thread in &mut self.threads {
             for history in &mut thread.history {
                 history.iter_mut().for_each(|h| *h /= 2);
             }
         }
+        let (moves, reply) = self.search_threads(board, count, limits, stop, reporter);
+        self.expected_reply = reply.zip(moves.first()).map(|(reply, best)| {
+            let mut after = board.clone();
+            after.play(best.pos);
+            (after.hash(), reply)
+        });
+        moves
+    }
+
+    /// The moves of [`Engine::best_moves`] and the opponent reply they expect.
+    fn search_threads(
+        &mut self,
+        board: &Board,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        reporter: &mut dyn Reporter,
+    ) -> (Vec<ScoredMove>, Option<Pos>) {
         let tt = &self.tt;
         let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
         if count != 1 || helpers.is_empty() {
@@ -229,6 +257,25 @@ impl Engine {
             helpers_stop.store(true, Ordering::Relaxed);
             moves
         })
+    }
+}
+
+impl Engine {
+    /// Thinks on the opponent's time until stopped, for the table only: on the position
+    /// after the reply the table expects (its best move in `board`), where the next
+    /// search most likely starts, or on `board` itself when it expects none.
+    pub fn ponder(&mut self, board: &Board, limits: &Limits, stop: &AtomicBool) {
+        let mut expected = board.clone();
+        let opponent = board.to_move();
+        if let Some((hash, reply)) = self.expected_reply
+            && hash == board.hash()
+            && expected.is_empty(reply)
+            && crate::rules::is_legal(&mut expected, reply, opponent)
+        {
+            expected.play(reply);
+        }
+        self.best_moves(&expected, 1, limits, stop, &mut Silent);
+        self.pondered = true;
     }
 }
 
@@ -350,10 +397,10 @@ impl<'a> Search<'a> {
         count: usize,
         reporter: &mut dyn Reporter,
         finish_helpers: &mut dyn FnMut() -> Vec<Finished>,
-    ) -> Vec<ScoredMove> {
+    ) -> (Vec<ScoredMove>, Option<Pos>) {
         let mut roots = match self.root_moves(count, reporter) {
             Ok(roots) => roots,
-            Err(answer) => return answer,
+            Err(answer) => return (answer, None),
         };
         let (depth, score) = self.deepen(&mut roots, 1, count, reporter);
         let mut votes = finish_helpers();
@@ -374,14 +421,15 @@ impl<'a> Search<'a> {
         if count == 1 && !is_mate(roots[0].score) {
             self.avoid_opponent_vct(&mut roots);
         }
-        roots
+        let moves = roots
             .iter()
             .take(count.max(1))
             .map(|r| ScoredMove {
                 pos: r.pos,
                 score: r.score,
             })
-            .collect()
+            .collect();
+        (moves, roots[0].pv.get(1).copied())
     }
 
     /// A helper thread's search: iterative deepening from `first_depth`, reporting to no
@@ -855,6 +903,39 @@ mod tests {
         );
         let m = best_with_threads(&board, 4, 2);
         assert!(m.pos.y() == 1 && [2, 3, 7, 8].contains(&m.pos.x()), "{m:?}");
+    }
+
+    #[test]
+    fn pondering_on_the_expected_reply_saves_the_next_search_most_of_its_work() {
+        let start = picture(
+            Rule::Freestyle,
+            &["", "", "", "", "", "", "......OX", ".......X", "......O."],
+            Color::Black,
+        );
+        let depth = |d| Limits {
+            max_depth: Some(d),
+            ..Limits::default()
+        };
+        let nodes_after = |ponder: bool| {
+            let mut engine = Engine::new(1 << 22);
+            let stop = AtomicBool::new(false);
+            let ours = engine.best_moves(&start, 1, &depth(5), &stop, &mut Silent)[0];
+            let (_, reply) = engine.expected_reply.expect("a principal variation");
+            let mut board = start.clone();
+            board.play(ours.pos);
+            if ponder {
+                engine.ponder(&board, &depth(7), &stop);
+            }
+            board.play(reply);
+            let mut last = LastProgress::default();
+            engine.best_moves(&board, 1, &depth(7), &stop, &mut last);
+            last.0.expect("an iteration").nodes
+        };
+        let (pondered, fresh) = (nodes_after(true), nodes_after(false));
+        assert!(
+            pondered * 2 < fresh,
+            "{pondered} nodes after pondering, {fresh} without"
+        );
     }
 
     #[test]
