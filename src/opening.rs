@@ -1,16 +1,23 @@
 //! Opening decisions that are not a single move: the swap2 choices.
 //!
-//! Each choice is made by evaluating the candidate positions with [`eval::evaluate`]:
-//! the opener looks for a balanced position, the chooser takes the side that stands
-//! better, and proposes a balancing pair when neither does.
+//! Each choice is made by searching the candidate positions (a few plies each, within
+//! the turn's time): the opener looks for a balanced position, the chooser takes the
+//! side that stands better, and proposes a balancing pair when neither does. The
+//! static evaluation only preselects which candidates are worth a search.
 
 use crate::board::{Board, Color, Pos};
 use crate::eval;
+use crate::search::{Engine, Limits, Silent};
+use std::sync::atomic::AtomicBool;
 
-/// Evaluations within this margin of zero count as balanced.
+/// Scores within this margin of zero count as balanced.
 const BALANCE_MARGIN: i32 = 300;
+/// Candidate positions searched per decision, after the static preselection.
+const SEARCHED_CANDIDATES: usize = 12;
 /// Replies tried per side when looking for a balancing pair of stones.
-const PAIR_BREADTH: usize = 8;
+const PAIR_BREADTH: usize = 6;
+/// Depth of the search that scores one candidate position.
+const CANDIDATE_DEPTH: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Swap2Answer {
@@ -20,48 +27,126 @@ pub enum Swap2Answer {
     Stones(Vec<Pos>),
 }
 
-/// The answer to a swap2 position of 0, 3 or 5 stones (the caller checks the count).
-pub fn swap2(board: &Board) -> Swap2Answer {
-    let mut board = board.clone();
-    match board.stone_count() {
-        0 => Swap2Answer::Stones(balanced_opening(&mut board)),
-        3 => choose_after_three(&mut board),
-        _ => choose_after_five(&mut board),
-    }
+/// Searches candidate positions within `limits` (its deadline covers the whole
+/// decision).
+pub struct Swap2<'a> {
+    engine: &'a mut Engine,
+    limits: Limits,
+    stop: &'a AtomicBool,
 }
 
-/// Evaluation for White, who is to move after 3 and 5 stones.
-fn white_view(board: &mut Board) -> i32 {
-    debug_assert_eq!(board.to_move(), Color::White);
-    eval::evaluate(board)
-}
-
-fn balanced_opening(board: &mut Board) -> Vec<Pos> {
-    let centre = board.centre();
-    board.play(centre);
-    let mut best: Option<(i32, Vec<Pos>)> = None;
-    for (wx, wy) in ring(1) {
-        let Some(white) = board.offset(centre, wx, wy) else {
-            continue;
+impl<'a> Swap2<'a> {
+    pub fn new(engine: &'a mut Engine, limits: &Limits, stop: &'a AtomicBool) -> Swap2<'a> {
+        let depth = limits
+            .max_depth
+            .unwrap_or(CANDIDATE_DEPTH)
+            .min(CANDIDATE_DEPTH);
+        let limits = Limits {
+            max_depth: Some(depth),
+            soft_deadline: None,
+            ..limits.clone()
         };
-        board.play(white);
-        for (bx, by) in ring(1).chain(ring(2)) {
-            let Some(black) = board.offset(centre, bx, by) else {
+        Swap2 {
+            engine,
+            limits,
+            stop,
+        }
+    }
+
+    /// The answer to a swap2 position of 0, 3 or 5 stones (the caller checks the count).
+    pub fn answer(&mut self, board: &Board) -> Swap2Answer {
+        let mut board = board.clone();
+        match board.stone_count() {
+            0 => Swap2Answer::Stones(self.balanced_opening(&mut board)),
+            3 => self.choose_after_three(&mut board),
+            _ => self.choose_after_five(&mut board),
+        }
+    }
+
+    /// White's best move and its searched score (White is to move after 3 and 5 stones).
+    fn search(&mut self, board: &Board) -> Option<(Pos, i32)> {
+        debug_assert_eq!(board.to_move(), Color::White);
+        let moves = self
+            .engine
+            .best_moves(board, 1, &self.limits, self.stop, &mut Silent);
+        moves.first().map(|m| (m.pos, m.score))
+    }
+
+    /// Of `candidates` (stones to add), the one whose position searches closest to
+    /// even, after preselecting the statically most even ones.
+    fn most_balanced(&mut self, board: &mut Board, candidates: Vec<Vec<Pos>>) -> Option<Vec<Pos>> {
+        let imbalance =
+            |board: &mut Board, stones: &[Pos], score: &mut dyn FnMut(&Board) -> i32| {
+                stones.iter().for_each(|&p| board.play(p));
+                let value = score(board).abs();
+                stones.iter().for_each(|_| {
+                    board.undo();
+                });
+                value
+            };
+        let mut preselected: Vec<(i32, Vec<Pos>)> = candidates
+            .into_iter()
+            .map(|stones| (imbalance(board, &stones, &mut eval::evaluate), stones))
+            .collect();
+        preselected.sort_by_key(|(value, _)| *value);
+        preselected.truncate(SEARCHED_CANDIDATES);
+        let mut searched = |b: &Board| self.search(b).map_or(0, |(_, score)| score);
+        preselected
+            .into_iter()
+            .map(|(_, stones)| (imbalance(board, &stones, &mut searched), stones))
+            .min_by_key(|(value, _)| *value)
+            .map(|(_, stones)| stones)
+    }
+
+    fn balanced_opening(&mut self, board: &mut Board) -> Vec<Pos> {
+        let centre = board.centre();
+        let mut candidates = Vec::new();
+        for (wx, wy) in ring(1) {
+            let Some(white) = board.offset(centre, wx, wy) else {
                 continue;
             };
-            if !board.is_empty(black) {
-                continue;
-            }
-            board.play(black);
-            let imbalance = white_view(board).abs();
-            board.undo();
-            if best.as_ref().is_none_or(|(b, _)| imbalance < *b) {
-                best = Some((imbalance, vec![centre, white, black]));
+            for (bx, by) in ring(1).chain(ring(2)) {
+                if let Some(black) = board.offset(centre, bx, by)
+                    && black != white
+                {
+                    candidates.push(vec![centre, white, black]);
+                }
             }
         }
-        board.undo();
+        self.most_balanced(board, candidates)
+            .expect("a 5x5 board has room for an opening")
     }
-    best.expect("a 5x5 board has room for an opening").1
+
+    fn choose_after_three(&mut self, board: &mut Board) -> Swap2Answer {
+        let Some((best, score)) = self.search(board) else {
+            return Swap2Answer::Swap;
+        };
+        if score < -BALANCE_MARGIN {
+            return Swap2Answer::Swap;
+        }
+        if score > BALANCE_MARGIN {
+            return Swap2Answer::Stones(vec![best]);
+        }
+        let mut pairs = Vec::new();
+        for (white, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
+            board.play(white);
+            for (black, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
+                pairs.push(vec![white, black]);
+            }
+            board.undo();
+        }
+        match self.most_balanced(board, pairs) {
+            Some(pair) => Swap2Answer::Stones(pair),
+            None => Swap2Answer::Swap,
+        }
+    }
+
+    fn choose_after_five(&mut self, board: &mut Board) -> Swap2Answer {
+        match self.search(board) {
+            Some((pos, score)) if score >= 0 => Swap2Answer::Stones(vec![pos]),
+            _ => Swap2Answer::Swap,
+        }
+    }
 }
 
 /// Offsets at Chebyshev distance exactly `radius`.
@@ -69,44 +154,6 @@ fn ring(radius: i32) -> impl Iterator<Item = (i32, i32)> {
     (-radius..=radius)
         .flat_map(move |dy| (-radius..=radius).map(move |dx| (dx, dy)))
         .filter(move |&(dx, dy)| dx.abs().max(dy.abs()) == radius)
-}
-
-fn best_move(board: &mut Board) -> Option<Pos> {
-    eval::best_static_move(board).map(|(pos, _)| pos)
-}
-
-fn choose_after_three(board: &mut Board) -> Swap2Answer {
-    let score = white_view(board);
-    if score < -BALANCE_MARGIN {
-        return Swap2Answer::Swap;
-    }
-    if score > BALANCE_MARGIN {
-        return Swap2Answer::Stones(best_move(board).into_iter().collect());
-    }
-    let mut best: Option<(i32, Vec<Pos>)> = None;
-    for (white, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
-        board.play(white);
-        for (black, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
-            board.play(black);
-            let imbalance = white_view(board).abs();
-            board.undo();
-            if best.as_ref().is_none_or(|(b, _)| imbalance < *b) {
-                best = Some((imbalance, vec![white, black]));
-            }
-        }
-        board.undo();
-    }
-    match best {
-        Some((_, pair)) => Swap2Answer::Stones(pair),
-        None => Swap2Answer::Swap,
-    }
-}
-
-fn choose_after_five(board: &mut Board) -> Swap2Answer {
-    match best_move(board) {
-        Some(pos) if white_view(board) >= 0 => Swap2Answer::Stones(vec![pos]),
-        _ => Swap2Answer::Swap,
-    }
 }
 
 #[cfg(test)]
@@ -120,6 +167,18 @@ mod tests {
             board.play(Pos::new(x, y));
         }
         board
+    }
+
+    fn test_limits() -> Limits {
+        Limits {
+            max_depth: Some(4),
+            ..Limits::default()
+        }
+    }
+
+    fn swap2(board: &Board) -> Swap2Answer {
+        let mut engine = Engine::new(1 << 20);
+        Swap2::new(&mut engine, &test_limits(), &AtomicBool::new(false)).answer(board)
     }
 
     #[test]
@@ -143,5 +202,38 @@ mod tests {
     fn chooser_stays_white_when_white_stands_better() {
         let board = board_with(&[(0, 0), (6, 7), (14, 0), (7, 7), (0, 14)]);
         assert!(matches!(swap2(&board), Swap2Answer::Stones(s) if s.len() == 1));
+    }
+
+    /// White's searched score at the test depth.
+    fn white_score(board: &Board) -> i32 {
+        let mut engine = Engine::new(1 << 20);
+        let moves = engine.best_moves(
+            board,
+            1,
+            &test_limits(),
+            &AtomicBool::new(false),
+            &mut Silent,
+        );
+        moves[0].score
+    }
+
+    #[test]
+    fn chooser_after_three_swaps_plays_or_balances_by_the_searched_score() {
+        // Black's two stones face a White stone in the corner: Black is far better.
+        assert_eq!(
+            swap2(&board_with(&[(7, 7), (0, 0), (8, 8)])),
+            Swap2Answer::Swap
+        );
+        // White in the centre, Black in two corners: White plays on.
+        let white_better = board_with(&[(0, 0), (7, 7), (14, 14)]);
+        assert!(matches!(swap2(&white_better), Swap2Answer::Stones(s) if s.len() == 1));
+        // Close to even: two stones that bring it closer still.
+        let even = board_with(&[(7, 7), (7, 8), (8, 8)]);
+        let Swap2Answer::Stones(pair) = swap2(&even) else {
+            panic!("expected a pair");
+        };
+        let mut balanced = even.clone();
+        pair.iter().for_each(|&p| balanced.play(p));
+        assert!(white_score(&balanced).abs() <= white_score(&even).abs());
     }
 }

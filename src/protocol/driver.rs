@@ -11,7 +11,7 @@ use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError}
 use crate::board::pattern::{self, LineRule};
 use crate::board::{Board, Cell, Color, MAX_SIZE, MIN_SIZE, Pos};
 use crate::logging;
-use crate::opening::{self, Swap2Answer};
+use crate::opening::{Swap2, Swap2Answer};
 use crate::rules::{self, Rule, RuleSetting};
 use crate::search::{self, Engine, Limits, Progress, Reporter, ScoredMove};
 use crate::time::{self, TimeSettings};
@@ -87,7 +87,9 @@ pub enum Task {
         limits: Limits,
     },
     Swap2 {
+        engine: Arc<Mutex<Engine>>,
         board: Board,
+        limits: Limits,
     },
     /// Think on the opponent's time (`INFO pondering 1`) until stopped, only to fill
     /// the table for the next search; nothing is reported.
@@ -128,7 +130,14 @@ impl Task {
                     play,
                 }
             }
-            Task::Swap2 { board } => TaskResult::Swap2(opening::swap2(&board)),
+            Task::Swap2 {
+                engine,
+                board,
+                limits,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                TaskResult::Swap2(Swap2::new(&mut engine, &limits, stop).answer(&board))
+            }
             Task::Ponder {
                 engine,
                 board,
@@ -501,7 +510,11 @@ impl Session {
             }
             BlockKind::Swap2Board => {
                 self.board = Some(board.clone());
-                Output::task(Task::Swap2 { board })
+                Output::task(Task::Swap2 {
+                    engine: Arc::clone(&self.engine),
+                    limits: self.limits(&board),
+                    board,
+                })
             }
         }
     }
