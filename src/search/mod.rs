@@ -52,6 +52,13 @@ const CHECK_VCT_TIME_PERCENT: u32 = 50;
 const DOUBLE_THREE_BONUS: i32 = 2000;
 /// Moves searched below the root when no threat forces the choice.
 const MAX_QUIET_BREADTH: usize = 16;
+/// Moves a null-window quiet node searches at `depth`: 3 + depth^1.32, rounded, at most
+/// [`MAX_QUIET_BREADTH`].
+fn quiet_breadth(depth: i32) -> usize {
+    const BY_DEPTH: [usize; 8] = [4, 4, 5, 7, 9, 11, 13, 16];
+    BY_DEPTH[depth.clamp(0, 7) as usize].min(MAX_QUIET_BREADTH)
+}
+
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
 
@@ -773,15 +780,22 @@ impl<'a> Search<'a> {
             scored,
         );
         let child_depth = if forced { depth } else { depth - 1 };
-        // Quiet positions search only their most promising moves; forced ones all.
+        // Quiet positions search only their most promising moves, fewer the shallower
+        // a null-window node is; forced ones all.
         let breadth = match situation {
-            Situation::Open => scored.len().min(MAX_QUIET_BREADTH),
+            Situation::Open if beta - alpha == 1 => quiet_breadth(depth),
+            Situation::Open => MAX_QUIET_BREADTH,
             _ => scored.len(),
-        };
+        }
+        .min(scored.len());
         let (original_alpha, mut alpha) = (alpha, alpha);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for i in 0..breadth {
+        for i in 0..scored.len() {
+            // Past the breadth only while every move so far loses.
+            if i >= breadth && best > -MATE_BOUND {
+                break;
+            }
             let pos = ordering::pick(scored, i);
             self.board.play(pos);
             let score = if i == 0 {
