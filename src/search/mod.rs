@@ -59,6 +59,12 @@ fn quiet_breadth(depth: i32) -> usize {
     BY_DEPTH[depth.clamp(0, 7) as usize].min(MAX_QUIET_BREADTH)
 }
 
+/// Futility pruning and razoring: deepest remaining depth, and margins per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 200;
+const RAZOR_DEPTH: i32 = 2;
+const RAZOR_MARGIN: i32 = 300;
+
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
 
@@ -770,6 +776,13 @@ impl<'a> Search<'a> {
                 return hit.score;
             }
         }
+        if beta - alpha == 1
+            && situation == Situation::Open
+            && !is_mate(beta)
+            && let Some(score) = self.prune_shallow(depth, alpha, beta, ply)
+        {
+            return score;
+        }
         let me = self.board.to_move().index();
         ordering::score(
             &self.board,
@@ -838,6 +851,39 @@ impl<'a> Search<'a> {
         self.tt
             .store(key, ply, depth.max(0), best, bound, best_move);
         best
+    }
+
+    /// A quiet null-window node near the leaves whose static score is far from the
+    /// window: far above beta with no opponent attack brewing, that score stands
+    /// (futility pruning); far below alpha with no attack of our own, only the leaf's
+    /// threat search could save it (razoring).
+    fn prune_shallow(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if depth > FUTILITY_DEPTH {
+            return None;
+        }
+        let me = self.board.to_move();
+        let score = eval::evaluate(&self.board);
+        if score - FUTILITY_MARGIN * depth >= beta && !self.attack_brewing(me.opponent()) {
+            return Some(score);
+        }
+        if depth <= RAZOR_DEPTH && score + RAZOR_MARGIN * depth < alpha && !self.attack_brewing(me)
+        {
+            return Some(self.quiesce(ply));
+        }
+        None
+    }
+
+    /// Whether `color` has a point making an open four, a double four, a four-three or
+    /// a double three: a static score does not see where those lead.
+    fn attack_brewing(&self, color: Color) -> bool {
+        [
+            Threat::Flex4,
+            Threat::Block4Plus,
+            Threat::Block4Flex3,
+            Threat::Flex3x2,
+        ]
+        .iter()
+        .any(|&t| self.board.threat_count(color, t) > 0)
     }
 
     /// A cutoff move becomes a killer and earns history.
@@ -999,6 +1045,39 @@ mod tests {
             .contains(&m.pos),
             "{m:?}"
         );
+    }
+
+    #[test]
+    fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
+        let tt = TranspositionTable::new(1 << 16);
+        let mut state = ThreadState::new();
+        let (limits, stop) = (Limits::default(), AtomicBool::new(false));
+        let prune = |board: &Board, state: &mut ThreadState| {
+            let mut search = Search::new(&tt, state, board, &limits, &stop);
+            let score = eval::evaluate(board);
+            let beta = score - FUTILITY_MARGIN * 2;
+            search.prune_shallow(2, beta - 1, beta, 3)
+        };
+        // White to move, Black scattered: nothing brews, the static score stands.
+        let quiet = picture(
+            Rule::Freestyle,
+            &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+            Color::White,
+        );
+        assert_eq!(prune(&quiet, &mut state), Some(eval::evaluate(&quiet)));
+        // Black has a four-three point at (4,4): White's static score means nothing.
+        let brewing = picture(
+            Rule::Freestyle,
+            &[
+                "", "", "....X", "....X", ".....XX", "", "....X", "", "O.....O",
+            ],
+            Color::White,
+        );
+        assert_eq!(
+            brewing.threat(Pos::new(4, 4), Color::Black),
+            Threat::Block4Flex3
+        );
+        assert_eq!(prune(&brewing, &mut state), None);
     }
 
     #[test]
