@@ -2,6 +2,11 @@
 //! with a transposition table, threat-aware move generation, and a VCF threat search at
 //! the root and at the leaves.
 //!
+//! Quiet null-window nodes near the leaves are pruned, each rule kept for the games it
+//! won (see the commits): they search fewer moves the shallower they are (move-count
+//! pruning), a static score far above beta stands when no opponent attack brews
+//! (futility pruning), and one far below alpha leaves only the leaf's VCF (razoring).
+//!
 //! Never prints and never reads input: each finished iteration goes to a [`Reporter`],
 //! and a shared stop flag (with the deadline and node limit) ends the thinking early.
 //! The answer is then the best move of the last finished iteration, or of the unfinished
