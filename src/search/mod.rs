@@ -22,7 +22,7 @@ use crate::board::{Board, Color, Pos};
 use crate::eval;
 use crate::rules::Rule;
 use ordering::Situation;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
 use vcf::{Budget, Vcf, VcfCache};
@@ -242,10 +242,15 @@ impl Engine {
         stop: &AtomicBool,
         reporter: &mut dyn Reporter,
     ) -> (Vec<ScoredMove>, Option<Pos>) {
-        let tt = &self.tt;
+        let shared = Shared::new(&self.tt);
+        let shared = &shared;
         let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
         if count != 1 || helpers.is_empty() {
-            return Search::new(tt, main, board, limits, stop).run(count, reporter, &mut Vec::new);
+            return Search::new(shared, main, board, limits, stop).run(
+                count,
+                reporter,
+                &mut Vec::new,
+            );
         }
         let helpers_stop = AtomicBool::new(false);
         std::thread::scope(|scope| {
@@ -255,7 +260,7 @@ impl Engine {
                 .map(|(i, state)| {
                     let helpers_stop = &helpers_stop;
                     scope.spawn(move || {
-                        let mut search = Search::new(tt, state, board, limits, helpers_stop);
+                        let mut search = Search::new(shared, state, board, limits, helpers_stop);
                         search.help(2 + i as i32 % 2)
                     })
                 })
@@ -267,7 +272,7 @@ impl Engine {
                     .filter_map(|h| h.join().expect("a search thread panicked"))
                     .collect()
             };
-            let moves = Search::new(tt, main, board, limits, stop).run(
+            let moves = Search::new(shared, main, board, limits, stop).run(
                 count,
                 reporter,
                 &mut finish_helpers,
@@ -340,8 +345,27 @@ struct Finished {
     depth: i32,
 }
 
+/// What the threads of one search share: the table and the count of all their nodes.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    nodes: AtomicU64,
+}
+
+impl<'a> Shared<'a> {
+    fn new(tt: &'a TranspositionTable) -> Shared<'a> {
+        Shared {
+            tt,
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
 struct Search<'a> {
     tt: &'a TranspositionTable,
+    /// Nodes of every thread, this one's added at each poll.
+    all_nodes: &'a AtomicU64,
+    /// This thread's nodes already added to `all_nodes`.
+    counted: u64,
     history: &'a mut [Vec<i32>; 2],
     vcf_cache: &'a mut VcfCache,
     board: Board,
@@ -385,14 +409,16 @@ struct RootMove {
 
 impl<'a> Search<'a> {
     fn new(
-        tt: &'a TranspositionTable,
+        shared: &'a Shared<'a>,
         state: &'a mut ThreadState,
         board: &Board,
         limits: &'a Limits,
         stop: &'a AtomicBool,
     ) -> Search<'a> {
         Search {
-            tt,
+            tt: shared.tt,
+            all_nodes: &shared.nodes,
+            counted: 0,
             history: &mut state.history,
             vcf_cache: &mut state.vcf_cache,
             board: board.clone(),
@@ -583,7 +609,7 @@ impl<'a> Search<'a> {
         Progress {
             depth,
             score,
-            nodes: self.nodes,
+            nodes: self.all_nodes.load(Ordering::Relaxed) + self.nodes - self.counted,
             elapsed: self.started.elapsed(),
             pv,
         }
@@ -715,8 +741,11 @@ impl<'a> Search<'a> {
             return;
         }
         self.next_poll = self.nodes + POLL_INTERVAL;
+        let new_nodes = self.nodes - self.counted;
+        self.counted = self.nodes;
+        let all_nodes = self.all_nodes.fetch_add(new_nodes, Ordering::Relaxed) + new_nodes;
         let out_of_time = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
-        let out_of_nodes = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+        let out_of_nodes = self.limits.max_nodes.is_some_and(|n| all_nodes >= n);
         if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
@@ -1055,10 +1084,11 @@ mod tests {
     #[test]
     fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
         let tt = TranspositionTable::new(1 << 16);
+        let shared = Shared::new(&tt);
         let mut state = ThreadState::new();
         let (limits, stop) = (Limits::default(), AtomicBool::new(false));
         let prune = |board: &Board, state: &mut ThreadState| {
-            let mut search = Search::new(&tt, state, board, &limits, &stop);
+            let mut search = Search::new(&shared, state, board, &limits, &stop);
             let score = eval::evaluate(board);
             let beta = score - FUTILITY_MARGIN * 2;
             search.prune_shallow(2, beta - 1, beta, 3)
