@@ -224,7 +224,16 @@ impl Engine {
                 history.iter_mut().for_each(|h| *h /= 2);
             }
         }
-        let (moves, reply) = self.search_threads(board, count, limits, stop, reporter);
+        let shared = Shared::new(&self.tt);
+        let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
+        let mut main = Search::new(&shared, main, board, limits, stop);
+        let (moves, reply) = if count != 1 || helpers.is_empty() {
+            main.run(count, reporter, &mut Vec::new)
+        } else {
+            with_helpers(&shared, helpers, board, limits, |finish_helpers| {
+                main.run(count, reporter, finish_helpers)
+            })
+        };
         self.expected_reply = reply.zip(moves.first()).map(|(reply, best)| {
             let mut after = board.clone();
             after.play(best.pos);
@@ -232,61 +241,48 @@ impl Engine {
         });
         moves
     }
+}
 
-    /// The moves of [`Engine::best_moves`] and the opponent reply they expect.
-    fn search_threads(
-        &mut self,
-        board: &Board,
-        count: usize,
-        limits: &Limits,
-        stop: &AtomicBool,
-        reporter: &mut dyn Reporter,
-    ) -> (Vec<ScoredMove>, Option<Pos>) {
-        let shared = Shared::new(&self.tt);
-        let shared = &shared;
-        let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
-        if count != 1 || helpers.is_empty() {
-            return Search::new(shared, main, board, limits, stop).run(
-                count,
-                reporter,
-                &mut Vec::new,
-            );
-        }
-        let helpers_stop = AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            let mut handles: Vec<_> = helpers
-                .iter_mut()
-                .enumerate()
-                .map(|(i, state)| {
-                    let helpers_stop = &helpers_stop;
-                    scope.spawn(move || {
-                        let mut search = Search::new(shared, state, board, limits, helpers_stop);
-                        search.help(2 + i as i32 % 2)
-                    })
+/// Runs `main` beside one helper search thread per state in `helpers`; `main` gets a
+/// function that stops the helpers and returns their last finished iterations.
+fn with_helpers<R>(
+    shared: &Shared,
+    helpers: &mut [ThreadState],
+    board: &Board,
+    limits: &Limits,
+    main: impl FnOnce(&mut dyn FnMut() -> Vec<Finished>) -> R,
+) -> R {
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let mut handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, state)| {
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let mut search = Search::new(shared, state, board, limits, helpers_stop);
+                    search.help(2 + i as i32 % 2)
                 })
-                .collect();
-            let mut finish_helpers = || {
-                helpers_stop.store(true, Ordering::Relaxed);
-                handles
-                    .drain(..)
-                    .filter_map(|h| h.join().expect("a search thread panicked"))
-                    .collect()
-            };
-            let moves = Search::new(shared, main, board, limits, stop).run(
-                count,
-                reporter,
-                &mut finish_helpers,
-            );
+            })
+            .collect();
+        let mut finish_helpers = || {
             helpers_stop.store(true, Ordering::Relaxed);
-            moves
-        })
-    }
+            handles
+                .drain(..)
+                .filter_map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        };
+        let result = main(&mut finish_helpers);
+        helpers_stop.store(true, Ordering::Relaxed);
+        result
+    })
 }
 
 impl Engine {
     /// Thinks on the opponent's time until stopped, for the table only: on the position
-    /// after the reply the table expects (its best move in `board`), where the next
-    /// search most likely starts, or on `board` itself when it expects none.
+    /// after the reply the last search expects (the second move of its principal
+    /// variation), where the next search most likely starts, or on `board` itself when
+    /// it expects none.
     pub fn ponder(&mut self, board: &Board, limits: &Limits, stop: &AtomicBool) {
         let mut expected = board.clone();
         let opponent = board.to_move();
