@@ -57,11 +57,11 @@ const CHECK_VCT_TIME_PERCENT: u32 = 50;
 const DOUBLE_THREE_BONUS: i32 = 2000;
 /// Moves searched below the root when no threat forces the choice.
 const MAX_QUIET_BREADTH: usize = 16;
-/// Moves a null-window quiet node searches at `depth`: 3 + depth^1.32, rounded, at most
+/// Moves a null-window quiet node searches at `depth`: 3 + depth^1.32, rounded, up to
 /// [`MAX_QUIET_BREADTH`].
 fn quiet_breadth(depth: i32) -> usize {
-    const BY_DEPTH: [usize; 8] = [4, 4, 5, 7, 9, 11, 13, 16];
-    BY_DEPTH[depth.clamp(0, 7) as usize].min(MAX_QUIET_BREADTH)
+    const BY_DEPTH: [usize; 8] = [4, 4, 5, 7, 9, 11, 13, MAX_QUIET_BREADTH];
+    BY_DEPTH[depth.clamp(0, 7) as usize]
 }
 
 /// Futility pruning and razoring: deepest remaining depth, and margins per ply.
@@ -241,6 +241,23 @@ impl Engine {
         });
         moves
     }
+
+    /// Thinks on the opponent's time until stopped, for the table only: on the position
+    /// after the reply the last search expects (the second move of its principal
+    /// variation), where the next search most likely starts, or on `board` itself when
+    /// it expects none.
+    pub fn ponder(&mut self, board: &Board, limits: &Limits, stop: &AtomicBool) {
+        let mut expected = board.clone();
+        let opponent = board.to_move();
+        if let Some((hash, reply)) = self.expected_reply
+            && hash == board.hash()
+            && crate::rules::is_legal(&mut expected, reply, opponent)
+        {
+            expected.play(reply);
+        }
+        self.best_moves(&expected, 1, limits, stop, &mut Silent);
+        self.pondered = true;
+    }
 }
 
 /// Runs `main` beside one helper search thread per state in `helpers`; `main` gets a
@@ -276,26 +293,6 @@ fn with_helpers<R>(
         helpers_stop.store(true, Ordering::Relaxed);
         result
     })
-}
-
-impl Engine {
-    /// Thinks on the opponent's time until stopped, for the table only: on the position
-    /// after the reply the last search expects (the second move of its principal
-    /// variation), where the next search most likely starts, or on `board` itself when
-    /// it expects none.
-    pub fn ponder(&mut self, board: &Board, limits: &Limits, stop: &AtomicBool) {
-        let mut expected = board.clone();
-        let opponent = board.to_move();
-        if let Some((hash, reply)) = self.expected_reply
-            && hash == board.hash()
-            && expected.is_empty(reply)
-            && crate::rules::is_legal(&mut expected, reply, opponent)
-        {
-            expected.play(reply);
-        }
-        self.best_moves(&expected, 1, limits, stop, &mut Silent);
-        self.pondered = true;
-    }
 }
 
 /// The move the threads agree on: the quickest proven win if a thread found one, else,
