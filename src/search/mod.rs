@@ -773,21 +773,6 @@ impl<'a> Search<'a> {
         if depth <= 0 && ply < MAX_PLY - 2 && !ordering::threatened(&self.board) {
             return self.quiesce(ply);
         }
-        let situation = ordering::generate(&mut self.board, moves);
-        match situation {
-            Situation::Win(_) => return MATE - ply as i32 - 1,
-            Situation::Lost => return -(MATE - ply as i32 - 2),
-            _ if moves.is_empty() => return 0,
-            _ => {}
-        }
-        if ply >= MAX_PLY - 2 {
-            return eval::evaluate(&self.board);
-        }
-        // A forced single reply costs no depth.
-        let forced = moves.len() == 1;
-        if depth <= 0 && !forced {
-            return self.quiesce(ply);
-        }
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply);
         if let Some(hit) = hit
@@ -803,12 +788,29 @@ impl<'a> Search<'a> {
                 return hit.score;
             }
         }
+        // Decided before the move list is built, which a pruned node never needs.
         if beta - alpha == 1
-            && situation == Situation::Open
+            && depth > 0
             && !is_mate(beta)
+            && !ordering::threatened(&self.board)
             && let Some(score) = self.prune_shallow(depth, alpha, beta, ply)
         {
             return score;
+        }
+        let situation = ordering::generate(&mut self.board, moves);
+        match situation {
+            Situation::Win(_) => return MATE - ply as i32 - 1,
+            Situation::Lost => return -(MATE - ply as i32 - 2),
+            _ if moves.is_empty() => return 0,
+            _ => {}
+        }
+        if ply >= MAX_PLY - 2 {
+            return eval::evaluate(&self.board);
+        }
+        // A forced single reply costs no depth.
+        let forced = moves.len() == 1;
+        if depth <= 0 && !forced {
+            return self.quiesce(ply);
         }
         let me = self.board.to_move().index();
         ordering::score(
