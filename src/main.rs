@@ -3,6 +3,8 @@
 //! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
 //! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
 //! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to game results.
+//! `pbrain-lianzhu tune --ordering GAMES.sgf...`: move-ordering weights fitted to the moves
+//! played (give it games of a strong engine).
 
 use anyhow::Context;
 use lianzhu::{analyze, bench, eval, play, protocol, tune};
@@ -31,7 +33,7 @@ fn run() -> anyhow::Result<()> {
         Some("tune") => run_tune(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune GAMES.sgf...'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering] GAMES.sgf...'"
         ),
     }
 }
@@ -74,14 +76,22 @@ fn run_play(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_tune(files: &[String]) -> anyhow::Result<()> {
+fn read_games(files: &[String]) -> anyhow::Result<Vec<tune::Game>> {
     anyhow::ensure!(!files.is_empty(), "tune needs SGF files of finished games");
-    let mut samples = Vec::new();
+    let mut games = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        let games = tune::read_games(&text).with_context(|| file.clone())?;
-        samples.extend(games.iter().flat_map(tune::samples));
+        games.extend(tune::read_games(&text).with_context(|| file.clone())?);
     }
+    Ok(games)
+}
+
+fn run_tune(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("--ordering") {
+        return run_tune_ordering(&read_games(&args[1..])?);
+    }
+    let games = read_games(args)?;
+    let samples: Vec<tune::Sample> = games.iter().flat_map(tune::samples).collect();
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
     let fitted = tune::fit(&samples, &eval::WEIGHTS);
     say(format!("samples {}", samples.len()));
@@ -91,6 +101,42 @@ fn run_tune(files: &[String]) -> anyhow::Result<()> {
         fitted.loss_before, fitted.loss_after
     ));
     say(tune::format_weights(&fitted.weights));
+    Ok(())
+}
+
+/// Fits on four games in five and reports the accuracy on the fifth, held out.
+fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
+    use tune::ordering;
+    let (mut fitted_on, mut held_out) = (Vec::new(), Vec::new());
+    for (i, game) in games.iter().enumerate() {
+        let set = if i % 5 == 4 {
+            &mut held_out
+        } else {
+            &mut fitted_on
+        };
+        set.extend(ordering::choices(game));
+    }
+    anyhow::ensure!(!fitted_on.is_empty(), "no open positions in the games");
+    say(format!(
+        "choices {} fitted, {} held out",
+        fitted_on.len(),
+        held_out.len()
+    ));
+    let current = &eval::ORDER_WEIGHTS;
+    say(format!(
+        "held out, current: {}",
+        ordering::accuracy(&held_out, current)
+    ));
+    let fit = ordering::fit(&fitted_on);
+    say(format!(
+        "held out, fitted:  {}",
+        ordering::accuracy(&held_out, &fit.weights)
+    ));
+    say(format!(
+        "loss before {:.4} after {:.4}",
+        fit.loss_before, fit.loss_after
+    ));
+    say(ordering::format_weights(&fit.weights));
     Ok(())
 }
 

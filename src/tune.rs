@@ -10,6 +10,8 @@ use crate::eval::Weights;
 use crate::rules::{self, RuleSetting};
 use anyhow::{Context, bail};
 
+pub mod ordering;
+
 /// One game read from SGF: rule, board size, moves (x, y) from the empty board, winner.
 #[derive(Debug, PartialEq)]
 pub struct Game {
@@ -142,7 +144,7 @@ pub fn fit(samples: &[Sample], start: &Weights) -> Fit {
     let scale = fit_scale(samples, start);
     let mut params = to_params(start);
     let loss_before = loss(samples, &params, scale);
-    let mut adam = Adam::new(params.len());
+    let mut adam = Adam::new(params.len(), LEARNING_RATE);
     for _ in 0..ITERATIONS {
         let gradient = gradient(samples, &params, scale);
         adam.step(&mut params, &gradient);
@@ -239,14 +241,16 @@ struct Adam {
     mean: Vec<f64>,
     variance: Vec<f64>,
     steps: i32,
+    rate: f64,
 }
 
 impl Adam {
-    fn new(len: usize) -> Adam {
+    fn new(len: usize, rate: f64) -> Adam {
         Adam {
             mean: vec![0.0; len],
             variance: vec![0.0; len],
             steps: 0,
+            rate,
         }
     }
 
@@ -259,7 +263,7 @@ impl Adam {
             self.variance[i] = BETA2 * self.variance[i] + (1.0 - BETA2) * gradient[i].powi(2);
             let mean = self.mean[i] / (1.0 - BETA1.powi(self.steps));
             let variance = self.variance[i] / (1.0 - BETA2.powi(self.steps));
-            params[i] -= LEARNING_RATE * mean / (variance.sqrt() + 1e-12);
+            params[i] -= self.rate * mean / (variance.sqrt() + 1e-12);
         }
     }
 }

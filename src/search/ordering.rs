@@ -137,8 +137,8 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
         .find(|&p| rules::is_legal(board, p, color))
 }
 
-/// Ordering value of a killer move: above quiet moves and single threes, below fours
-/// and double threats.
+/// Ordering bonus of a killer move, in the hundredths of a logit of
+/// [`eval::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
 const KILLER_VALUE: i32 = 150;
 
 /// Scores `moves` into `scored` for [`pick`]: the hash move first, then by threat value
