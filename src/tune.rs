@@ -5,7 +5,7 @@
 //! scale first fitted to the current weights so the units stay those of the search.
 
 use crate::board::pattern::{THREAT_KINDS, Threat};
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, Pos};
 use crate::eval::Weights;
 use crate::rules::{self, RuleSetting};
 use anyhow::{Context, bail};
@@ -89,12 +89,10 @@ fn property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
     None
 }
 
-/// The quiet positions of `game`: a position where either side can make a five, or
-/// the side to move can make a straight four, is settled by the search, not the
-/// evaluation, and is left out. Stops at the first illegal move.
-pub fn samples(game: &Game) -> Vec<Sample> {
+/// Replays `game` from the empty board, showing `visit` each position with the move
+/// played in it; stops at the first move off the board, on a stone or illegal.
+pub fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) {
     let mut board = Board::new(game.size, game.size, game.setting.rule);
-    let mut out = Vec::new();
     for &(x, y) in &game.moves {
         let Some(pos) = board.pos(x as i64, y as i64) else {
             break;
@@ -103,7 +101,19 @@ pub fn samples(game: &Game) -> Vec<Sample> {
         if !board.is_empty(pos) || !rules::is_legal(&mut board, pos, me) {
             break;
         }
-        if is_quiet(&board) {
+        visit(&mut board, pos);
+        board.play(pos);
+    }
+}
+
+/// The quiet positions of `game`: a position where either side can make a five, or
+/// the side to move can make a straight four, is settled by the search, not the
+/// evaluation, and is left out.
+pub fn samples(game: &Game) -> Vec<Sample> {
+    let mut out = Vec::new();
+    replay(game, |board, _| {
+        if is_quiet(board) {
+            let me = board.to_move();
             let result = match game.winner {
                 Some(winner) if winner == me => 1.0,
                 Some(_) => 0.0,
@@ -115,8 +125,7 @@ pub fn samples(game: &Game) -> Vec<Sample> {
                 result,
             });
         }
-        board.play(pos);
-    }
+    });
     out
 }
 

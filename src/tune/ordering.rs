@@ -3,11 +3,9 @@
 //! a choice among the moves our search would try; the weights are moved to maximise the
 //! likelihood of the move played under a softmax of the ordering values.
 
-use super::{Adam, Game, ITERATIONS};
-use crate::board::Board;
+use super::{Adam, Game, ITERATIONS, replay};
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
 use crate::eval::{NEAR_CLASSES, OrderFeatures, OrderWeights};
-use crate::rules;
 use crate::search::ordering::{self, Situation};
 
 /// One position: the features of every candidate, and which of them was played.
@@ -33,33 +31,21 @@ const LEARNING_RATE: f64 = 5.0;
 /// make or to stop) and the move played was one of them, from the fifth stone on: the
 /// opening places three, and the first reply to it is left out with them.
 pub fn choices(game: &Game) -> Vec<Choice> {
-    let mut board = Board::new(game.size, game.size, game.setting.rule);
     let mut out = Vec::new();
     let mut moves = Vec::new();
-    for &(x, y) in &game.moves {
-        let Some(pos) = board.pos(x as i64, y as i64) else {
-            break;
-        };
-        let me = board.to_move();
-        if !board.is_empty(pos) || !rules::is_legal(&mut board, pos, me) {
-            break;
-        }
+    replay(game, |board, pos| {
         if board.stone_count() > 3
             && matches!(
-                ordering::generate(&mut board, &mut moves),
+                ordering::generate(board, &mut moves),
                 Situation::Open | Situation::Forced
             )
             && moves.len() > 1
             && let Some(played) = moves.iter().position(|&m| m == pos)
         {
-            let candidates = moves
-                .iter()
-                .map(|&m| OrderFeatures::of(&board, m))
-                .collect();
+            let candidates = moves.iter().map(|&m| OrderFeatures::of(board, m)).collect();
             out.push(Choice { candidates, played });
         }
-        board.play(pos);
-    }
+    });
     out
 }
 
