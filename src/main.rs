@@ -116,7 +116,10 @@ fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
         };
         set.extend(ordering::choices(game));
     }
-    anyhow::ensure!(!fitted_on.is_empty(), "no open positions in the games");
+    anyhow::ensure!(
+        !fitted_on.is_empty(),
+        "no position in the games leaves a choice"
+    );
     say(format!(
         "choices {} fitted, {} held out",
         fitted_on.len(),

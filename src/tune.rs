@@ -91,7 +91,7 @@ fn property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 
 /// Replays `game` from the empty board, showing `visit` each position with the move
 /// played in it; stops at the first move off the board, on a stone or illegal.
-pub fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) {
+fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) {
     let mut board = Board::new(game.size, game.size, game.setting.rule);
     for &(x, y) in &game.moves {
         let Some(pos) = board.pos(x as i64, y as i64) else {

@@ -276,7 +276,7 @@ mod tests {
     }
 
     #[test]
-    fn choices_skip_the_opening_and_forced_positions() {
+    fn choices_skip_the_opening_and_single_replies_but_keep_the_blocks() {
         let game = Game {
             setting: RuleSetting::from_mask(0).unwrap(),
             size: 15,
