@@ -6,7 +6,7 @@
 //! RIF: overline, double-four, and double-three where a three counts only if one of its
 //! straight-four points is itself not forbidden, checked recursively.
 
-use crate::board::pattern::{LineRule, Pattern};
+use crate::board::pattern::{self, LineRule, PairTable, Pattern};
 use crate::board::{Board, Cell, Color, DIRECTIONS, Pos};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -59,6 +59,11 @@ impl Rule {
             (Rule::Standard, _) | (Rule::Renju, Color::Black) => LineRule::Exact,
             (Rule::Caro, _) => LineRule::Caro,
         }
+    }
+
+    /// Both colours' pattern at each line key under this rule, see [`pattern::pairs`].
+    pub fn pattern_pairs(self) -> &'static PairTable {
+        pattern::pairs(self.line_rule(Color::Black), self.line_rule(Color::White))
     }
 }
 

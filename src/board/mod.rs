@@ -19,8 +19,8 @@ pub mod testing;
 
 use crate::rules::Rule;
 use pattern::{
-    CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, Pattern, THREAT_KINDS, Threat,
-    key_shift,
+    CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, PairTable, Pattern, THREAT_KINDS,
+    Threat, key_shift,
 };
 use std::fmt;
 use std::sync::OnceLock;
@@ -202,15 +202,15 @@ pub struct Board {
     hash: u64,
     to_move: Color,
     history: Vec<Move>,
-    black_patterns: &'static [Pattern],
-    white_patterns: &'static [Pattern],
+    pattern_pairs: &'static PairTable,
     /// `patterns[p][colour][d]`, kept for empty points.
     patterns: Vec<[[Pattern; 4]; 2]>,
     /// `combinations[p][colour]`: the four patterns as one code, see
     /// [`pattern::combination_weight`].
     combinations: Vec<[u16; 2]>,
-    /// Per colour, where its threats start in [`pattern::threat_table`].
-    threat_offsets: [usize; 2],
+    /// Per colour, the threat of each combination code: its part of
+    /// [`pattern::threat_table`].
+    threat_tables: [&'static [Threat]; 2],
     /// `threats[p][colour]`: `Threat::None` on occupied points.
     threats: Vec<[Threat; 2]>,
     threat_counts: [[u16; THREAT_KINDS]; 2],
@@ -234,11 +234,10 @@ impl Board {
             hash: 0,
             to_move: Color::Black,
             history: Vec::new(),
-            black_patterns: &[],
-            white_patterns: &[],
+            pattern_pairs: rule.pattern_pairs(),
             patterns: vec![[[Pattern::None; 4]; 2]; POINTS],
             combinations: vec![[0; 2]; POINTS],
-            threat_offsets: [0; 2],
+            threat_tables: [&[]; 2],
             threats: vec![[Threat::None; 2]; POINTS],
             threat_counts: [[0; THREAT_KINDS]; 2].map(|mut counts| {
                 counts[Threat::None as usize] = POINTS as u16;
@@ -280,10 +279,14 @@ impl Board {
     /// Changes the rule; stones, history and keys stay, the patterns are read anew.
     pub fn set_rule(&mut self, rule: Rule) {
         self.rule = rule;
-        self.black_patterns = &pattern::tables(rule.line_rule(Color::Black)).black;
-        self.white_patterns = &pattern::tables(rule.line_rule(Color::White)).white;
-        let renju = usize::from(rule == Rule::Renju);
-        self.threat_offsets = [renju * pattern::COMBINATIONS, 0];
+        self.pattern_pairs = rule.pattern_pairs();
+        let (plain, renju_black) = pattern::threat_table().split_at(pattern::COMBINATIONS);
+        let black = if rule == Rule::Renju {
+            renju_black
+        } else {
+            plain
+        };
+        self.threat_tables = [black, plain];
         for pos in self.points() {
             self.clear_threats(pos);
             if self.is_empty(pos) {
@@ -292,11 +295,8 @@ impl Board {
         }
     }
 
-    fn table(&self, color: Color) -> &'static [Pattern] {
-        match color {
-            Color::Black => self.black_patterns,
-            Color::White => self.white_patterns,
-        }
+    fn pattern_at_key(&self, key: u32, color: Color) -> Pattern {
+        self.pattern_pairs.at(key).get(color)
     }
 
     fn set_threat(&mut self, pos: Pos, color: Color, threat: Threat) {
@@ -317,15 +317,16 @@ impl Board {
     }
 
     fn threat_of_combination(&self, color: Color, combination: u16) -> Threat {
-        pattern::threat_table()[self.threat_offsets[color.index()] + combination as usize]
+        self.threat_tables[color.index()][combination as usize]
     }
 
     /// Re-reads the pattern of the empty `pos` along `d` and its threats.
     fn refresh_line(&mut self, pos: Pos, d: usize) {
-        let (i, key) = (pos.index(), self.keys[pos.index()][d] as usize);
+        let i = pos.index();
+        let pair = self.pattern_pairs.at(self.keys[i][d]);
         for color in COLORS {
             let c = color.index();
-            let new = self.table(color)[key];
+            let new = pair.get(color);
             let old = std::mem::replace(&mut self.patterns[i][c][d], new);
             if old != new {
                 let weight = pattern::combination_weight(d);
@@ -345,7 +346,7 @@ impl Board {
             let c = color.index();
             let mut combination = 0;
             for d in 0..4 {
-                let pattern = self.table(color)[self.keys[i][d] as usize];
+                let pattern = self.pattern_at_key(self.keys[i][d], color);
                 self.patterns[i][c][d] = pattern;
                 combination += pattern as u16 * pattern::combination_weight(d);
             }
@@ -391,7 +392,7 @@ impl Board {
         let blocker = Cell::Stone(color.opponent()).code();
         let key = self.keys[i][d] | (blocker << key_shift(offset));
         let old = self.patterns[i][c][d] as u16;
-        let new = self.table(color)[key as usize] as u16;
+        let new = self.pattern_at_key(key, color) as u16;
         let weight = pattern::combination_weight(d);
         self.threat_of_combination(color, self.combinations[i][c] + new * weight - old * weight)
     }
@@ -566,22 +567,29 @@ impl Board {
     /// Applies `edit(key, code << shift)` to the key of every point that sees `pos`.
     fn update_keys(&mut self, pos: Pos, code: u32, edit: impl Fn(&mut u32, u32)) {
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-            for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
-                if offset == 0 {
-                    continue;
-                }
-                // `pos` lies `offset` steps from the point `observer`.
-                if let Some(observer) = self.offset(pos, -dx * offset, -dy * offset) {
-                    edit(
-                        &mut self.keys[observer.index()][d],
-                        code << key_shift(offset),
-                    );
-                    if self.is_empty(observer) {
-                        self.refresh_line(observer, d);
-                    }
+            let step = dy * STRIDE as i32 + dx;
+            // `pos` lies `offset` steps from the point `observer`.
+            let offsets = -self.reach(pos, dx, dy)..=self.reach(pos, -dx, -dy);
+            for offset in offsets.filter(|&offset| offset != 0) {
+                let observer = (pos.index() as i32 - offset * step) as usize;
+                edit(&mut self.keys[observer][d], code << key_shift(offset));
+                if self.cells[observer] == Cell::Empty {
+                    self.refresh_line(Pos(observer as u16), d);
                 }
             }
         }
+    }
+
+    /// How many steps of `(dx, dy)` from `pos` stay on the board, up to [`HALF_LINE`].
+    fn reach(&self, pos: Pos, dx: i32, dy: i32) -> i32 {
+        let room = |at: usize, delta: i32, size: usize| match delta {
+            1 => size - 1 - at,
+            -1 => at,
+            _ => HALF_LINE,
+        };
+        room(pos.x(), dx, self.width)
+            .min(room(pos.y(), dy, self.height))
+            .min(HALF_LINE) as i32
     }
 
     /// The line key of `pos` in direction `d`.
@@ -591,7 +599,7 @@ impl Board {
 
     /// What `color` makes along direction `d` by playing the empty point `pos`.
     pub fn pattern(&self, pos: Pos, color: Color, d: usize) -> Pattern {
-        self.table(color)[self.keys[pos.index()][d] as usize]
+        self.pattern_at_key(self.keys[pos.index()][d], color)
     }
 
     /// The four patterns of the empty point `pos` for `color`, as kept up to date

@@ -8,10 +8,14 @@
 //! A table maps each of the 2^20 keys to the [`Pattern`] the side gets by playing the
 //! centre. Tables are built once per [`LineRule`] on first use, by a memoised recursion
 //! over the same key space: a line is a four when one more stone makes five through the
-//! centre, a three when one more stone makes a four, and so on down to ones.
+//! centre, a three when one more stone makes a four, and so on down to ones. The board
+//! reads both colours at once from a [`PairTable`]; the board update is bound by these
+//! reads, so the pairs sit side by side and freestyle's table drops the key bits it
+//! never needs.
 //!
 //! [`Board`]: super::Board
 
+use super::Color;
 use std::sync::OnceLock;
 
 /// Cells on each side of the centre that a line key covers.
@@ -235,36 +239,82 @@ pub const fn swap_colours(key: u32) -> u32 {
     ((key & LOW_BITS) << 1) | ((key >> 1) & LOW_BITS)
 }
 
-/// Pattern tables of one line rule: `black[key]` is what Black makes by playing the centre
-/// of `key`, `white[key]` what White makes.
-pub struct LineTables {
-    pub black: Box<[Pattern]>,
-    pub white: Box<[Pattern]>,
+/// What Black makes by playing the centre of each key under `rule` (White's pattern at a
+/// key is Black's at the key with the colours swapped). Built on first use.
+fn black_table(rule: LineRule) -> &'static [Pattern] {
+    static TABLES: [OnceLock<Box<[Pattern]>>; LINE_RULES] = [const { OnceLock::new() }; LINE_RULES];
+    TABLES[rule as usize].get_or_init(|| {
+        let mut builder = Builder {
+            rule,
+            memo: vec![UNKNOWN; KEY_COUNT],
+        };
+        (0..KEY_COUNT).map(|key| builder.classify(key)).collect()
+    })
 }
 
-fn build(rule: LineRule) -> LineTables {
-    let mut builder = Builder {
-        rule,
-        memo: vec![UNKNOWN; KEY_COUNT],
-    };
-    let black: Box<[Pattern]> = (0..KEY_COUNT).map(|key| builder.classify(key)).collect();
-    let white = (0..KEY_COUNT)
-        .map(|key| black[swap_colours(key as u32) as usize])
-        .collect();
-    LineTables { black, white }
+const LINE_RULES: usize = 3;
+
+/// Both colours' patterns at one line key, side by side: a board update reads the two
+/// with one memory access.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PatternPair([Pattern; 2]);
+
+impl PatternPair {
+    fn new(black: Pattern, white: Pattern) -> PatternPair {
+        PatternPair([black, white])
+    }
+
+    pub fn get(self, color: Color) -> Pattern {
+        self.0[color.index()]
+    }
 }
 
-/// The tables of `rule`, built on first use and shared for the life of the process.
-pub fn tables(rule: LineRule) -> &'static LineTables {
-    static FREE: OnceLock<LineTables> = OnceLock::new();
-    static EXACT: OnceLock<LineTables> = OnceLock::new();
-    static CARO: OnceLock<LineTables> = OnceLock::new();
-    let cell = match rule {
-        LineRule::Free => &FREE,
-        LineRule::Exact => &EXACT,
-        LineRule::Caro => &CARO,
-    };
-    cell.get_or_init(|| build(rule))
+/// Both colours' pattern at every line key, under one rule for each colour.
+pub struct PairTable {
+    pairs: Box<[PatternPair]>,
+    /// `pairs` index: the key shifted right by `shift` and masked.
+    shift: u32,
+    mask: u32,
+}
+
+impl PairTable {
+    pub fn at(&self, key: u32) -> PatternPair {
+        self.pairs[((key >> self.shift) & self.mask) as usize]
+    }
+}
+
+/// Key bits of the cells at distances 1..=4, the only cells a five-or-more line through
+/// the centre can use.
+const INNER_SHIFT: u32 = 2;
+const INNER_MASK: u32 = (1 << (4 * (HALF_LINE - 1))) - 1;
+
+/// The [`PairTable`] of Black's lines judged by `black` and White's by `white`, built
+/// on first use and shared for the life of the process. When both sides win with five
+/// or more, the outermost cells never matter, and the table drops them: 2^16 entries
+/// instead of 2^20, which stay in cache.
+pub fn pairs(black: LineRule, white: LineRule) -> &'static PairTable {
+    static TABLES: [OnceLock<PairTable>; LINE_RULES * LINE_RULES] =
+        [const { OnceLock::new() }; LINE_RULES * LINE_RULES];
+    TABLES[black as usize * LINE_RULES + white as usize].get_or_init(|| {
+        let (blacks, whites) = (black_table(black), black_table(white));
+        let pair =
+            |key: u32| PatternPair::new(blacks[key as usize], whites[swap_colours(key) as usize]);
+        if black == LineRule::Free && white == LineRule::Free {
+            PairTable {
+                pairs: (0..=INNER_MASK)
+                    .map(|inner| pair(inner << INNER_SHIFT))
+                    .collect(),
+                shift: INNER_SHIFT,
+                mask: INNER_MASK,
+            }
+        } else {
+            PairTable {
+                pairs: (0..KEY_COUNT as u32).map(pair).collect(),
+                shift: 0,
+                mask: KEY_COUNT as u32 - 1,
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -294,7 +344,7 @@ mod tests {
     }
 
     fn black(rule: LineRule, picture: &str) -> Pattern {
-        tables(rule).black[key_of(picture)]
+        black_table(rule)[key_of(picture)]
     }
 
     #[test]
@@ -332,12 +382,26 @@ mod tests {
     }
 
     #[test]
-    fn white_table_mirrors_black() {
-        let t = tables(LineRule::Exact);
-        let key = key_of("O.XX*XX.O");
-        assert_eq!(t.black[key], Pattern::Five);
-        assert_eq!(t.white[swap_colours(key as u32) as usize], Pattern::Five);
-        assert_eq!(t.white[key], Pattern::None);
+    fn pairs_read_white_as_black_with_colours_swapped_under_its_own_rule() {
+        let renju = pairs(LineRule::Exact, LineRule::Free);
+        let black_five = key_of("O.XX*XX.O") as u32;
+        assert_eq!(renju.at(black_five).get(Color::Black), Pattern::Five);
+        assert_eq!(renju.at(black_five).get(Color::White), Pattern::None);
+        let white_five = swap_colours(black_five);
+        assert_eq!(renju.at(white_five).get(Color::White), Pattern::Five);
+        let six = key_of("XX*XXX") as u32;
+        assert_eq!(renju.at(six).get(Color::Black), Pattern::Overline);
+        assert_eq!(renju.at(swap_colours(six)).get(Color::White), Pattern::Five);
+    }
+
+    #[test]
+    fn freestyle_pairs_read_every_key_as_the_full_tables_do() {
+        let free = pairs(LineRule::Free, LineRule::Free);
+        let table = black_table(LineRule::Free);
+        for key in 0..KEY_COUNT as u32 {
+            let expected = PatternPair::new(table[key as usize], table[swap_colours(key) as usize]);
+            assert_eq!(free.at(key), expected, "key {key:#x}");
+        }
     }
 
     #[test]

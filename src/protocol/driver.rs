@@ -8,7 +8,6 @@
 //! `STOP` and `YXSTOP` are seen within milliseconds even while the worker thinks.
 
 use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError};
-use crate::board::pattern::{self, LineRule};
 use crate::board::{Board, Cell, Color, MAX_SIZE, MIN_SIZE, Pos};
 use crate::logging;
 use crate::opening::{Swap2, Swap2Answer};
@@ -661,8 +660,8 @@ fn set_up_swap2(board: &mut Board, stones: &[(Coord, Option<i64>)]) -> Result<()
 /// START nor a later `INFO rule` waits for them while the clock runs.
 pub fn prepare_tables() {
     thread::spawn(|| {
-        for rule in [LineRule::Free, LineRule::Exact, LineRule::Caro] {
-            pattern::tables(rule);
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard, Rule::Caro] {
+            rule.pattern_pairs();
         }
     });
 }
