@@ -935,7 +935,7 @@ impl<'a> Search<'a> {
         }
         let has_fours = self.board.four_points(me).iter().next().is_some();
         if has_fours
-            && self.board.threat_count(me.opponent(), Threat::Flex4) + self.strong_threats(me) > 0
+            && self.board.threat_count(me.opponent(), Threat::Flex4) + self.four_threes(me) > 0
         {
             let never = || false;
             let mut vcf = Vcf::new(self.vcf_cache, Budget::new(LEAF_VCF_NODES, &never));
@@ -954,10 +954,11 @@ impl<'a> Search<'a> {
         eval::evaluate(&self.board)
     }
 
-    /// Four-threes and double threes of `color`: points from which a VCF is likely.
-    fn strong_threats(&self, color: crate::board::Color) -> u16 {
+    /// Four-three points of `color`, from which a VCF is likely. A four beside a lesser
+    /// line (`Block4Plus`) is common on a crowded board and rarely leads to one: leaf
+    /// VCFs started for it spent their whole budget in vain.
+    fn four_threes(&self, color: Color) -> u16 {
         self.board.threat_count(color, Threat::Block4Flex3)
-            + self.board.threat_count(color, Threat::Block4Plus)
     }
 }
 
