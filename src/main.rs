@@ -3,6 +3,8 @@
 //! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
 //! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
 //! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to game results.
+//! `pbrain-lianzhu tune --initiative GAMES.sgf...`: only the tempo and the initiative
+//! table fitted, the threat weights kept.
 //! `pbrain-lianzhu tune --ordering GAMES.sgf...`: move-ordering weights fitted to the moves
 //! played (give it games of a strong engine).
 
@@ -33,7 +35,7 @@ fn run() -> anyhow::Result<()> {
         Some("tune") => run_tune(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering] GAMES.sgf...'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering | --initiative] GAMES.sgf...'"
         ),
     }
 }
@@ -90,10 +92,14 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("--ordering") {
         return run_tune_ordering(&read_games(&args[1..])?);
     }
-    let games = read_games(args)?;
+    let (scope, files) = match args.first().map(String::as_str) {
+        Some("--initiative") => (tune::Scope::Initiative, &args[1..]),
+        _ => (tune::Scope::All, args),
+    };
+    let games = read_games(files)?;
     let samples: Vec<tune::Sample> = games.iter().flat_map(tune::samples).collect();
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
-    let fitted = tune::fit(&samples, &eval::WEIGHTS);
+    let fitted = tune::fit(&samples, &eval::WEIGHTS, scope);
     say(format!("samples {}", samples.len()));
     say(format!("scale {:.0}", fitted.scale));
     say(format!(

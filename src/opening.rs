@@ -228,7 +228,7 @@ mod tests {
         let white_better = board_with(&[(0, 0), (7, 7), (14, 14)]);
         assert!(matches!(swap2(&white_better), Swap2Answer::Stones(s) if s.len() == 1));
         // Close to even: two stones that bring it closer still.
-        let even = board_with(&[(7, 7), (7, 8), (8, 8)]);
+        let even = board_with(&[(7, 7), (7, 8), (11, 11)]);
         let Swap2Answer::Stones(pair) = swap2(&even) else {
             panic!("expected a pair");
         };

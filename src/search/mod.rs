@@ -1006,6 +1006,8 @@ mod tests {
             max_depth: Some(d),
             ..Limits::default()
         };
+        // Deep enough that the main search outweighs the root threat searches, which
+        // every search runs afresh.
         let nodes_after = |ponder: bool| {
             let mut engine = Engine::new(1 << 22);
             let stop = AtomicBool::new(false);
@@ -1014,11 +1016,11 @@ mod tests {
             let mut board = start.clone();
             board.play(ours.pos);
             if ponder {
-                engine.ponder(&board, &depth(7), &stop);
+                engine.ponder(&board, &depth(9), &stop);
             }
             board.play(reply);
             let mut last = LastProgress::default();
-            engine.best_moves(&board, 1, &depth(7), &stop, &mut last);
+            engine.best_moves(&board, 1, &depth(9), &stop, &mut last);
             last.0.expect("an iteration").nodes
         };
         let (pondered, fresh) = (nodes_after(true), nodes_after(false));
