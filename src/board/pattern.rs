@@ -114,6 +114,9 @@ impl Pattern {
     }
 }
 
+/// Number of [`LineRule`]s, which index the tables in declaration order.
+const LINE_RULES: usize = 3;
+
 /// What a run of stones through the centre is worth; differs between rules and colours.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum LineRule {
@@ -251,8 +254,6 @@ fn black_table(rule: LineRule) -> &'static [Pattern] {
         (0..KEY_COUNT).map(|key| builder.classify(key)).collect()
     })
 }
-
-const LINE_RULES: usize = 3;
 
 /// Both colours' patterns at one line key, side by side: a board update reads the two
 /// with one memory access.
