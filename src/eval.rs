@@ -33,7 +33,7 @@ const INITIATIVE_GROUPS: [&[Threat]; 5] = [
 ];
 pub const INITIATIVE_SETS: usize = 1 << INITIATIVE_GROUPS.len();
 
-/// Which of the [`INITIATIVE_GROUPS`] a side holds, as a bit set, from its threat counts.
+/// Which of the `INITIATIVE_GROUPS` a side holds, as a bit set, from its threat counts.
 pub fn initiative(counts: &[u16; THREAT_KINDS]) -> usize {
     INITIATIVE_GROUPS
         .iter()

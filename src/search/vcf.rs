@@ -5,6 +5,8 @@
 //! search and at the leaves as the quiescence search. Renju on both sides: Black's fours
 //! must be legal points, and a four whose only defence is forbidden for Black wins for
 //! White. A direct-mapped cache remembers positions already shown to have no VCF.
+//! After its first four the attacker only plays fours that use its last stone (see
+//! `shares_a_line`): a heuristic that may miss a win, never invents one.
 
 use crate::board::pattern::Threat;
 use crate::board::{Board, Pos};
@@ -155,7 +157,13 @@ impl<'a, 'b> Vcf<'a, 'b> {
             return false;
         }
         let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
-            (None, _) => board.four_points(me).iter().collect(),
+            (None, _) => {
+                let last = self.line.len().checked_sub(2).map(|i| self.line[i]);
+                let fours = board.four_points(me).iter();
+                fours
+                    .filter(|&p| last.is_none_or(|l| shares_a_line(p, l)))
+                    .collect()
+            }
             (Some(block), None) if board.threat(block, me).makes_four() => vec![block],
             _ => return false,
         };
@@ -207,6 +215,15 @@ impl<'a, 'b> Vcf<'a, 'b> {
     }
 }
 
+/// Whether `a` and `b` lie on one line within four points of each other: only then can
+/// a four at `a` use the stone at `b`. After its first four the attacker only plays
+/// fours that use its last stone; the others could have come earlier, and trying them
+/// at every step made a failing search on a crowded board spend its whole budget.
+fn shares_a_line(a: Pos, b: Pos) -> bool {
+    let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
+    (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +264,19 @@ mod tests {
             .find(&mut board, 20)
             .unwrap();
         assert_eq!(win.plies, 3, "four, any reply, five");
+    }
+
+    #[test]
+    fn a_four_can_follow_only_on_a_line_through_the_last_stone() {
+        let last = Pos::new(7, 7);
+        let follows = [(3, 3), (11, 11), (7, 3), (11, 7), (3, 11), (9, 5)];
+        let unrelated = [(2, 2), (12, 7), (8, 9), (5, 6)];
+        for (x, y) in follows {
+            assert!(shares_a_line(Pos::new(x, y), last), "{x},{y}");
+        }
+        for (x, y) in unrelated {
+            assert!(!shares_a_line(Pos::new(x, y), last), "{x},{y}");
+        }
     }
 
     #[test]
