@@ -158,6 +158,9 @@ impl<'a, 'b> Vcf<'a, 'b> {
         }
         let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
             (None, _) => {
+                // Fours that do not use the last attacking stone could have come earlier;
+                // trying them at every step made failing searches on a crowded board
+                // spend their whole budget.
                 let last = self.line.len().checked_sub(2).map(|i| self.line[i]);
                 let fours = board.four_points(me).iter();
                 fours
@@ -216,9 +219,7 @@ impl<'a, 'b> Vcf<'a, 'b> {
 }
 
 /// Whether `a` and `b` lie on one line within four points of each other: only then can
-/// a four at `a` use the stone at `b`. After its first four the attacker only plays
-/// fours that use its last stone; the others could have come earlier, and trying them
-/// at every step made a failing search on a crowded board spend its whole budget.
+/// a four at `a` use the stone at `b`.
 fn shares_a_line(a: Pos, b: Pos) -> bool {
     let (dx, dy) = (a.x().abs_diff(b.x()), a.y().abs_diff(b.y()));
     (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4
