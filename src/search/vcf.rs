@@ -16,7 +16,7 @@ const CACHE_SIZE: usize = 1 << 16;
 const POLL_INTERVAL: u64 = 256;
 
 /// Nodes a threat search may visit, and the caller's clock, asked every
-/// [`POLL_INTERVAL`] nodes: when it says stop, the budget counts as spent.
+/// `POLL_INTERVAL` nodes: when it says stop, the budget counts as spent.
 pub struct Budget<'a> {
     nodes_left: u64,
     interrupted: &'a dyn Fn() -> bool,

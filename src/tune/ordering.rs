@@ -146,7 +146,7 @@ fn pinned() -> [(usize, f64); 2] {
     ]
 }
 
-/// Fits the weights from zero but the [`pinned`] ones (Adam, full batch), so a fit is
+/// Fits the weights from zero but the `pinned` ones (Adam, full batch), so a fit is
 /// reproducible.
 pub fn fit(choices: &[Choice]) -> Fit {
     let data = Data::new(choices);
