@@ -283,8 +283,9 @@ fn a_stop_sent_right_behind_a_search_command_stops_that_search() {
 
 #[test]
 fn a_turn_sent_while_pondering_is_answered_in_time() {
-    // 300 ms a turn, checked with a second and a half of slack for a machine loaded by
-    // the other tests: a ponder that did not give way would go on for minutes.
+    // 300 ms a turn, checked with five seconds of slack: a ponder that did not give way
+    // would go on for minutes, and a machine loaded by matches beside the tests has
+    // answered after more than 1.8 s.
     let mut engine = Engine::start();
     engine
         .send(b"INFO pondering 1\nINFO timeout_turn 300\nSTART 20\nBEGIN\n")
@@ -302,7 +303,7 @@ fn a_turn_sent_while_pondering_is_answered_in_time() {
         let took = sent.elapsed();
         assert!(coordinate.is_match(&answer), "answered '{answer}'");
         assert!(
-            took < Duration::from_millis(1800),
+            took < Duration::from_millis(5300),
             "TURN {turn} took {took:?}"
         );
     }
