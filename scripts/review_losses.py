@@ -15,51 +15,8 @@ Output, one line per lost game: the colour Lianzhu played, then for each of its 
 """
 import argparse
 import re
-import subprocess
 
-
-class Judge:
-    def __init__(self, command, turn_ms):
-        self.process = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-        )
-        self.send(f"INFO timeout_turn {turn_ms}")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def answer(self):
-        """The judge's last score and its answer line (a move, OK or an error)."""
-        score = None
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("the judge exited")
-            line = line.strip()
-            found = re.search(r"Eval (-?\d+)", line)
-            if found:
-                score = int(found.group(1))
-            elif re.match(r"^\d+,\d+$", line) or line == "OK" or line.startswith("ERROR"):
-                return score, line
-
-    def think(self, size, rule, moves):
-        """The judge's score and move for the side to move after `moves`. Each position
-        starts a new game: a judge that is sent BOARD after BOARD can fall out of step."""
-        self.send(f"INFO rule {rule}")
-        self.send(f"START {size}")
-        self.answer()
-        self.send("BOARD")
-        to_move_is_black = len(moves) % 2 == 0
-        for i, (x, y) in enumerate(moves):
-            own = 1 if (i % 2 == 0) == to_move_is_black else 2
-            self.send(f"{x},{y},{own}")
-        self.send("DONE")
-        return self.answer()
-
-    def close(self):
-        self.send("END")
-        self.process.wait(timeout=10)
+from judge import Judge
 
 
 def lost_games(sgf_text, engine_name):
@@ -92,9 +49,6 @@ def main():
             if (n % 2 == 0) != lianzhu_black:
                 continue
             score, choice = judge.think(size, rule, moves[:n])
-            if choice.startswith("ERROR"):
-                # Rapfi at 100 ms now and then answered ERROR; asked again, it answers.
-                score, choice = judge.think(size, rule, moves[:n])
             played = f"{moves[n][0]},{moves[n][1]}"
             marks.append(f"{n + 1}:{played}[{choice}]{'' if score is None else score}")
         print(("B " if lianzhu_black else "W ") + " ".join(marks), flush=True)

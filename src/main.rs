@@ -5,6 +5,8 @@
 //! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to game results.
 //! `pbrain-lianzhu tune --initiative GAMES.sgf...`: only the tempo and the initiative
 //! table fitted, the threat weights kept.
+//! `pbrain-lianzhu tune --labels LABELS...`: evaluation weights fitted to a stronger
+//! engine's scores of positions (see scripts/label_positions.py).
 //! `pbrain-lianzhu tune --ordering GAMES.sgf...`: move-ordering weights fitted to the moves
 //! played (give it games of a strong engine).
 
@@ -35,7 +37,7 @@ fn run() -> anyhow::Result<()> {
         Some("tune") => run_tune(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering | --initiative] GAMES.sgf...'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering | --initiative] GAMES.sgf...' or 'tune --labels LABELS...'"
         ),
     }
 }
@@ -89,8 +91,10 @@ fn read_games(files: &[String]) -> anyhow::Result<Vec<tune::Game>> {
 }
 
 fn run_tune(args: &[String]) -> anyhow::Result<()> {
-    if args.first().map(String::as_str) == Some("--ordering") {
-        return run_tune_ordering(&read_games(&args[1..])?);
+    match args.first().map(String::as_str) {
+        Some("--ordering") => return run_tune_ordering(&read_games(&args[1..])?),
+        Some("--labels") => return run_tune_labels(&args[1..]),
+        _ => {}
     }
     let (scope, files) = match args.first().map(String::as_str) {
         Some("--initiative") => (tune::Scope::Initiative, &args[1..]),
@@ -106,6 +110,54 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
         "loss before {:.6} after {:.6}",
         fitted.loss_before, fitted.loss_after
     ));
+    say(tune::format_weights(&fitted.weights));
+    Ok(())
+}
+
+/// Fits every weight to a judge's scores on four games in five, and reports the loss on
+/// the fifth against the judge and against the games' results.
+fn run_tune_labels(files: &[String]) -> anyhow::Result<()> {
+    use tune::labels;
+    anyhow::ensure!(
+        !files.is_empty(),
+        "tune --labels needs files of labelled positions"
+    );
+    let mut all = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
+        all.extend(labels::read_labels(&text).with_context(|| file.clone())?);
+    }
+    let judge_scale = labels::judge_scale(&all);
+    let (held_out, fitted_on): (Vec<_>, Vec<_>) = all.into_iter().partition(|l| l.held_out());
+    let samples = labels::samples(&fitted_on, judge_scale);
+    anyhow::ensure!(!samples.is_empty(), "no quiet labelled positions");
+    let (held_out_judge, held_out_results) = (
+        labels::samples(&held_out, judge_scale),
+        labels::result_samples(&held_out),
+    );
+    let fitted = tune::fit(&samples, &eval::WEIGHTS, tune::Scope::All);
+    say(format!(
+        "samples {} fitted, {} held out",
+        samples.len(),
+        held_out_judge.len()
+    ));
+    say(format!(
+        "judge scale {judge_scale:.0}, our scale {:.0}",
+        fitted.scale
+    ));
+    say(format!(
+        "loss against the judge: before {:.6} after {:.6}",
+        fitted.loss_before, fitted.loss_after
+    ));
+    let report = |name: &str, samples: &[tune::Sample]| {
+        say(format!(
+            "held out, loss against {name}: before {:.6} after {:.6}",
+            tune::fit_loss(samples, &eval::WEIGHTS),
+            tune::fit_loss(samples, &fitted.weights)
+        ))
+    };
+    report("the judge", &held_out_judge);
+    report("the games' results", &held_out_results);
     say(tune::format_weights(&fitted.weights));
     Ok(())
 }

@@ -12,6 +12,7 @@ use crate::eval::{self, INITIATIVE_SETS, Weights};
 use crate::rules::{self, RuleSetting};
 use anyhow::{Context, bail};
 
+pub mod labels;
 pub mod ordering;
 
 /// One game read from SGF: rule, board size, moves (x, y) from the empty board, winner.
@@ -269,16 +270,25 @@ fn gradient(samples: &[Sample], params: &[f64], scale: f64) -> Vec<f64> {
     gradient
 }
 
-/// The scale (score units per logit) that best fits `weights` to the results, found by
-/// golden-section search.
+/// The loss of `weights` on `samples` at the scale that suits them best.
+pub fn fit_loss(samples: &[Sample], weights: &Weights) -> f64 {
+    loss(samples, &to_params(weights), fit_scale(samples, weights))
+}
+
+/// The scale (score units per logit) that best fits `weights` to the results.
 fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
     let params = to_params(weights);
+    best_scale(|scale| loss(samples, &params, scale))
+}
+
+/// The scale with the least `loss`, found by golden-section search.
+fn best_scale(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut low, mut high) = (10.0_f64, 10_000.0_f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = high - ratio * (high - low);
         let b = low + ratio * (high - low);
-        if loss(samples, &params, a) < loss(samples, &params, b) {
+        if loss(a) < loss(b) {
             high = b;
         } else {
             low = a;

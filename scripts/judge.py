@@ -1,0 +1,82 @@
+"""A Gomocup engine used as a judge by the review and labelling scripts: it scores
+positions (its "Eval" MESSAGE lines, as Rapfi prints them) and names its move."""
+import queue
+import re
+import subprocess
+import threading
+
+
+class Judge:
+    def __init__(self, command, turn_ms):
+        self.command, self.turn_ms = command, turn_ms
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [self.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        self.lines = queue.Queue()
+        self.rule = None
+        threading.Thread(target=self.read, args=(self.process, self.lines), daemon=True).start()
+        self.send(f"INFO timeout_turn {self.turn_ms}")
+
+    @staticmethod
+    def read(process, lines):
+        for line in process.stdout:
+            lines.put(line.strip())
+        lines.put(None)
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def answer(self):
+        """The judge's last score and its answer line (a move, OK or an error). A judge
+        silent for much longer than its turn is taken for stuck: it is restarted and
+        the answer is "TIMEOUT"."""
+        score = None
+        while True:
+            try:
+                line = self.lines.get(timeout=max(5.0, self.turn_ms / 50))
+            except queue.Empty:
+                self.process.kill()
+                self.start()
+                return None, "TIMEOUT"
+            if line is None:
+                raise RuntimeError("the judge exited")
+            found = re.search(r"Eval (-?\d+)", line)
+            if found:
+                score = int(found.group(1))
+            elif re.match(r"^\d+,\d+$", line) or line == "OK" or line.startswith("ERROR"):
+                return score, line
+
+    def think(self, size, rule, moves):
+        """The judge's score (None for a mate score) and move for the side to move after
+        `moves`. Rapfi at 100 ms now and then answered ERROR; asked again, it answers."""
+        score, answer = self.ask(size, rule, moves)
+        if answer.startswith("ERROR") or answer == "TIMEOUT":
+            score, answer = self.ask(size, rule, moves)
+        return score, answer
+
+    def ask(self, size, rule, moves):
+        """Each position starts a new game: a judge that is sent BOARD after BOARD can
+        fall out of step."""
+        # Rapfi, just after it answers, can misread a line sent to it (it took
+        # "INFO rule 0" for a command "RULE"), so the rule goes only when it changes.
+        if rule != self.rule:
+            self.send(f"INFO rule {rule}")
+            self.rule = rule
+        self.send(f"START {size}")
+        if self.answer()[1] == "TIMEOUT":
+            return None, "TIMEOUT"
+        self.send("BOARD")
+        to_move_is_black = len(moves) % 2 == 0
+        for i, (x, y) in enumerate(moves):
+            own = 1 if (i % 2 == 0) == to_move_is_black else 2
+            self.send(f"{x},{y},{own}")
+        self.send("DONE")
+        return self.answer()
+
+    def close(self):
+        self.send("END")
+        self.process.wait(timeout=10)
