@@ -37,7 +37,7 @@ fn run() -> anyhow::Result<()> {
         Some("tune") => run_tune(&args[1..]),
         Some(other) => anyhow::bail!(
             "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]' or 'tune [--ordering | --initiative] GAMES.sgf...' or 'tune --labels LABELS...'"
+             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]', 'tune [--ordering | --initiative] GAMES.sgf...' or 'tune --labels LABELS...'"
         ),
     }
 }
