@@ -93,20 +93,20 @@ fn property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// Replays `game` from the empty board, showing `visit` each position with the move
-/// played in it; stops at the first move off the board, on a stone or illegal.
-fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) {
+/// played in it; stops at the first move off the board, on a stone or illegal. The
+/// board after the last move, if every move was played.
+fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) -> Option<Board> {
     let mut board = Board::new(game.size, game.size, game.setting.rule);
     for &(x, y) in &game.moves {
-        let Some(pos) = board.pos(x as i64, y as i64) else {
-            break;
-        };
+        let pos = board.pos(x as i64, y as i64)?;
         let me = board.to_move();
         if !board.is_empty(pos) || !rules::is_legal(&mut board, pos, me) {
-            break;
+            return None;
         }
         visit(&mut board, pos);
         board.play(pos);
     }
+    Some(board)
 }
 
 /// The quiet positions of `game`: a position where either side can make a five, or
@@ -115,21 +115,27 @@ fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) {
 pub fn samples(game: &Game) -> Vec<Sample> {
     let mut out = Vec::new();
     replay(game, |board, _| {
-        if is_quiet(board) {
-            let me = board.to_move();
-            let result = match game.winner {
-                Some(winner) if winner == me => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            out.push(Sample {
-                own: *board.threat_counts(me),
-                opponent: *board.threat_counts(me.opponent()),
-                result,
-            });
-        }
+        let me = board.to_move();
+        let result = match game.winner {
+            Some(winner) if winner == me => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        out.extend(Sample::of_quiet(board, result));
     });
     out
+}
+
+impl Sample {
+    /// The sample of `board` with `result` for the side to move, if the board is quiet.
+    fn of_quiet(board: &Board, result: f64) -> Option<Sample> {
+        let me = board.to_move();
+        is_quiet(board).then(|| Sample {
+            own: *board.threat_counts(me),
+            opponent: *board.threat_counts(me.opponent()),
+            result,
+        })
+    }
 }
 
 fn is_quiet(board: &Board) -> bool {

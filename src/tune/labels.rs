@@ -6,9 +6,8 @@
 //! The judge's units are its own: its scale (units per logit) is fitted to the games'
 //! results first, and each position's target is then `sigmoid(score / scale)`.
 
-use super::{Game, Sample, best_scale, is_quiet, sigmoid};
-use crate::board::{Board, Color};
-use crate::rules::{self, RuleSetting};
+use super::{Game, Sample, best_scale, replay, sigmoid};
+use crate::rules::RuleSetting;
 use anyhow::{Context, bail};
 
 /// One position as the judge saw it: the moves from the empty board, its score for the
@@ -101,30 +100,11 @@ fn quiet_samples(labels: &[Label], target: impl Fn(&Label) -> f64) -> Vec<Sample
     labels
         .iter()
         .filter_map(|label| {
-            let board = position(&label.game)?;
-            let me = board.to_move();
-            is_quiet(&board).then(|| Sample {
-                own: *board.threat_counts(me),
-                opponent: *board.threat_counts(me.opponent()),
-                result: target(label),
-            })
+            // A position with a move off the board, on a stone or illegal is dropped.
+            let board = replay(&label.game, |_, _| {})?;
+            Sample::of_quiet(&board, target(label))
         })
         .collect()
-}
-
-/// The board after all of `game`'s moves, if every one is on the board, on an empty
-/// point and legal.
-fn position(game: &Game) -> Option<Board> {
-    let mut board = Board::new(game.size, game.size, game.setting.rule);
-    for &(x, y) in &game.moves {
-        let pos = board.pos(x as i64, y as i64)?;
-        let me: Color = board.to_move();
-        if !board.is_empty(pos) || !rules::is_legal(&mut board, pos, me) {
-            return None;
-        }
-        board.play(pos);
-    }
-    Some(board)
 }
 
 #[cfg(test)]
