@@ -24,19 +24,7 @@ import os
 import re
 
 from judge import Judge
-
-
-def games(sgf_text):
-    for record in sgf_text.split("(;")[1:]:
-        number = int(re.search(r"GN\[(\d+)\]", record).group(1))
-        result = re.search(r"RE\[(.*?)\]", record)
-        if not result:
-            continue
-        size = int(re.search(r"SZ\[(\d+)\]", record).group(1))
-        rule = int(re.search(r"RU\[(\d+)\]", record).group(1))
-        moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[(\w)(\w)\]", record)]
-        winner = result.group(1)[:1]
-        yield number, rule, size, winner if winner in ("B", "W") else None, moves
+from records import read_games
 
 
 def printed_scores(messages_text, name):
@@ -75,7 +63,7 @@ def main():
             if judge is None:
                 with open(os.path.join(os.path.dirname(path), "messages.txt")) as messages:
                     printed = printed_scores(messages.read(), args.from_messages)
-            for number, rule, size, winner, moves in games(text):
+            for number, rule, size, _, winner, moves in read_games(text):
                 if (args.rule is not None and rule != args.rule) or (args.size is not None and size != args.size):
                     continue
                 # The last move made five: the position before it is already decided.

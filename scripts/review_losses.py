@@ -14,22 +14,16 @@ Output, one line per lost game: the colour Lianzhu played, then for each of its 
 "move number:played[judge's move]score".
 """
 import argparse
-import re
 
 from judge import Judge
+from records import read_games
 
 
 def lost_games(sgf_text, engine_name):
-    for record in sgf_text.split("(;")[1:]:
-        black = re.search(r"PB\[(.*?)\]", record).group(1)
-        result = re.search(r"RE\[(.*?)\]", record).group(1)
-        size = int(re.search(r"SZ\[(\d+)\]", record).group(1))
-        rule = int(re.search(r"RU\[(\d+)\]", record).group(1))
+    for _, rule, size, black, winner, moves in read_games(sgf_text):
         lianzhu_black = black == engine_name
-        if result[:1] not in ("B", "W") or (result[0] == "B") == lianzhu_black:
-            continue
-        moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[(\w)(\w)\]", record)]
-        yield lianzhu_black, size, rule, moves
+        if winner is not None and (winner == "B") != lianzhu_black:
+            yield lianzhu_black, size, rule, moves
 
 
 def main():

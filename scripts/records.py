@@ -1,0 +1,20 @@
+"""Games as c-gomoku-cli writes them to SGF, for the scripts that read matches back."""
+import re
+
+
+def read_games(sgf_text):
+    """Each finished game: number, rule, size, Black's name, winner ("B", "W" or None
+    for a draw), and the moves (x, y) from the empty board."""
+    for record in sgf_text.split("(;")[1:]:
+        result = re.search(r"RE\[(.*?)\]", record)
+        if not result:
+            continue
+        winner = result.group(1)[:1]
+        yield (
+            int(re.search(r"GN\[(\d+)\]", record).group(1)),
+            int(re.search(r"RU\[(\d+)\]", record).group(1)),
+            int(re.search(r"SZ\[(\d+)\]", record).group(1)),
+            re.search(r"PB\[(.*?)\]", record).group(1),
+            winner if winner in ("B", "W") else None,
+            [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[(\w)(\w)\]", record)],
+        )
