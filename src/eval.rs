@@ -311,7 +311,7 @@ pub fn candidate_points(board: &Board) -> Vec<Pos> {
 /// Appends the [`candidate_points`] to `out`.
 pub fn add_candidate_points(board: &Board, out: &mut Vec<Pos>) {
     let start = out.len();
-    out.extend(board.empty_points().filter(|&p| board.is_near_stones(p)));
+    out.extend(board.empty_near_stones().iter());
     if out.len() == start {
         let centre = board.centre();
         if board.is_empty(centre) {

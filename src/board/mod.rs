@@ -242,6 +242,8 @@ pub struct Board {
     fours: [PointSet; 2],
     /// Stones within Chebyshev distance two.
     near: Vec<u8>,
+    /// The empty points with `near` above zero.
+    empty_near: PointSet,
     /// What the stones of `history` overwrote, oldest first, one [`Placement`] per stone.
     overwritten: Vec<Overwritten>,
     placements: Vec<Placement>,
@@ -278,6 +280,7 @@ impl Board {
             fives: Default::default(),
             fours: Default::default(),
             near: vec![0; POINTS],
+            empty_near: PointSet::default(),
             overwritten: Vec::new(),
             placements: Vec::new(),
         };
@@ -475,12 +478,21 @@ impl Board {
         self.near[pos.index()] > 0
     }
 
+    /// The empty points within two points of a stone, in board order.
+    pub fn empty_near_stones(&self) -> &PointSet {
+        &self.empty_near
+    }
+
     fn update_near(&mut self, pos: Pos, added: bool) {
         for dy in -2..=2 {
             for dx in -2..=2 {
                 if let Some(p) = self.offset(pos, dx, dy) {
                     let count = &mut self.near[p.index()];
                     *count = if added { *count + 1 } else { *count - 1 };
+                    let first_or_last = *count == u8::from(added);
+                    if first_or_last && self.cells[p.index()] == Cell::Empty {
+                        self.empty_near.set(p, added);
+                    }
                 }
             }
         }
@@ -577,6 +589,7 @@ impl Board {
         self.cells[pos.index()] = cell;
         self.hash ^= Self::point_key(pos, cell);
         self.clear_threats(pos);
+        self.empty_near.set(pos, false);
         let code = cell.code();
         self.for_each_observer(pos, |board, observer, d, shift| {
             board.keys[observer.index()][d] |= code << shift;
@@ -619,6 +632,7 @@ impl Board {
         if cell != Cell::Wall {
             self.update_near(pos, false);
         }
+        self.empty_near.set(pos, self.is_near_stones(pos));
         let placement = self.placements.pop().expect("a placement per stone");
         while self.overwritten.len() > placement.first_overwritten {
             let saved = self
@@ -779,6 +793,11 @@ mod tests {
                 })
             });
             assert_eq!(board.is_near_stones(pos), near, "{pos}");
+            assert_eq!(
+                board.empty_near_stones().contains(pos),
+                near && board.is_empty(pos),
+                "{pos}"
+            );
         }
         for color in COLORS {
             let (kept, counted) = (&board.threat_counts[color.index()], &counts[color.index()]);

@@ -132,8 +132,8 @@ impl<'a, 'b> Vct<'a, 'b> {
     fn threats(&self, board: &mut Board) -> Vec<Pos> {
         let me = board.to_move();
         let mut threats: Vec<(Threat, Pos)> = board
-            .empty_points()
-            .filter(|&p| board.is_near_stones(p))
+            .empty_near_stones()
+            .iter()
             .map(|p| (board.threat(p, me), p))
             .filter(|&(t, _)| t >= Threat::Flex3 && t != Threat::Forbidden)
             .collect();
