@@ -338,6 +338,10 @@ impl Board {
         }
         self.threat_counts[c][old as usize] -= 1;
         self.threat_counts[c][threat as usize] += 1;
+        // Most changes are between threats below a four, which no point set holds.
+        if old.max(threat) < Threat::Block4 {
+            return;
+        }
         if (old == Threat::Five) != (threat == Threat::Five) {
             self.fives[c].set(pos, threat == Threat::Five);
         }
