@@ -478,7 +478,7 @@ impl Board {
     }
 
     /// Whether a stone lies within two points of `pos`.
-    pub fn is_near_stones(&self, pos: Pos) -> bool {
+    fn is_near_stones(&self, pos: Pos) -> bool {
         self.near[pos.index()] > 0
     }
 
