@@ -318,6 +318,9 @@ impl Board {
     /// Changes the rule; stones, history and side to move stay. The board is rebuilt
     /// stone by stone, so that what each stone overwrote is saved under the new rule.
     pub fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
         let mut rebuilt = Board::new(self.width, self.height, rule);
         for m in &self.history {
             rebuilt.put(m.pos, m.cell);
@@ -399,7 +402,7 @@ impl Board {
         self.threats[i] = saved.threats;
     }
 
-    /// Reads all patterns and threats of the empty `pos`, whatever was kept before.
+    /// Reads all patterns and threats of the empty `pos` from its keys.
     fn refresh_point(&mut self, pos: Pos) {
         let i = pos.index();
         for color in COLORS {
