@@ -3,7 +3,8 @@
 //! Candidates are the empty points within two of a stone. Threats narrow them first: a
 //! five point of our own wins at once; an opponent five point must be blocked; an
 //! opponent point that makes an unstoppable four leaves only our own fours and the
-//! points on that four's lines. Black never gets a forbidden point under renju.
+//! points on that four's lines. For threat searches an opponent four-three point narrows
+//! them the same way. Black never gets a forbidden point under renju.
 
 use crate::board::pattern::{Pattern, Threat};
 use crate::board::{Board, Color, DIRECTIONS, Pos};
@@ -34,6 +35,17 @@ pub fn threatened(board: &Board) -> bool {
 
 /// Fills `moves` with the moves worth searching and says why.
 pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
+    generate_with(board, moves, false)
+}
+
+/// As [`generate`], and an opponent four-three point also leaves only the moves that
+/// stop it: how a threat search defends, where a four-three point is a threat like a
+/// three. (The main search does without: it gained nothing in games.)
+pub fn generate_replies(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
+    generate_with(board, moves, true)
+}
+
+fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> Situation {
     moves.clear();
     let me = board.to_move();
     let opponent = me.opponent();
@@ -49,10 +61,21 @@ pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
         return Situation::Forced;
     }
     if board.threat_count(opponent, Threat::Flex4) > 0 {
-        defences(board, moves);
+        let menaces = menaces(board, Threat::Flex4);
+        let fours = defences(board, moves, &menaces, Pattern::Block4);
+        // With no real defence, every point on those lines delays the loss.
+        if fours.kept > 0 {
+            moves.truncate(fours.kept);
+        }
         if !moves.is_empty() {
             return Situation::Forced;
         }
+    }
+    if four_threes
+        && board.threat_count(opponent, Threat::Block4Flex3) > 0
+        && four_three_defences(board, moves)
+    {
+        return Situation::Forced;
     }
     eval::add_candidate_points(board, moves);
     if board.rule() == Rule::Renju && me == Color::Black {
@@ -61,9 +84,31 @@ pub fn generate(board: &mut Board, moves: &mut Vec<Pos>) -> Situation {
     Situation::Open
 }
 
-/// Our own fours, and the empty points on the lines of the opponent's unstoppable fours
-/// (within five of the point that would make them) after which it has none left.
-fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
+/// The opponent's points of the given threat that it may legally play.
+fn menaces(board: &mut Board, threat: Threat) -> Vec<Pos> {
+    let opponent = board.to_move().opponent();
+    let points: Vec<Pos> = board
+        .four_points(opponent)
+        .iter()
+        .filter(|&p| board.threat(p, opponent) == threat)
+        .collect();
+    points
+        .into_iter()
+        .filter(|&p| rules::is_legal(board, p, opponent))
+        .collect()
+}
+
+/// How [`defences`] filled the move list: our own fours first, then the real defences.
+struct Defences {
+    fours: usize,
+    kept: usize,
+}
+
+/// Fills `moves` with our own fours, then the empty points on the lines through the
+/// opponent's `menaces` (within five of them, on lines where they make `line` or more)
+/// after which none of them wins any more; the points that leave one winning follow.
+fn defences(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos], line: Pattern) -> Defences {
+    moves.clear();
     let me = board.to_move();
     let opponent = me.opponent();
     let mut marked = crate::board::PointSet::default();
@@ -80,34 +125,31 @@ fn defences(board: &mut Board, moves: &mut Vec<Pos>) {
         add(board, pos, moves);
     }
     let fours = moves.len();
-    let threats: Vec<Pos> = board
-        .four_points(opponent)
-        .iter()
-        .filter(|&p| board.threat(p, opponent) == Threat::Flex4)
-        .collect();
-    for &threat in &threats {
-        add(board, threat, moves);
+    for &menace in menaces {
+        add(board, menace, moves);
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-            if board.pattern(threat, opponent, d) < Pattern::Block4 {
+            if board.pattern(menace, opponent, d) < line {
                 continue;
             }
             for step in (-5..=5).filter(|&s| s != 0) {
-                if let Some(pos) = board.offset(threat, dx * step, dy * step) {
+                if let Some(pos) = board.offset(menace, dx * step, dy * step) {
                     add(board, pos, moves);
                 }
             }
         }
     }
-    keep_real_defences(board, moves, fours, &threats);
+    let kept = keep_real_defences(board, moves, fours, menaces);
+    Defences { fours, kept }
 }
 
-/// Drops from `moves[fours..]` the points that leave one of the opponent's `threats` an
-/// unstoppable four; a lost position keeps them all, to delay the loss.
-fn keep_real_defences(board: &Board, moves: &mut Vec<Pos>, fours: usize, threats: &[Pos]) {
+/// Moves to the front of `moves[fours..]` the points after which none of the
+/// opponent's `menaces` still makes a winning threat (a double three or better); returns
+/// where they end.
+fn keep_real_defences(board: &Board, moves: &mut [Pos], fours: usize, menaces: &[Pos]) -> usize {
     let opponent = board.to_move().opponent();
     let defends = |block: Pos| {
-        threats.iter().all(|&threat| {
-            threat == block || board.threat_after_block(threat, opponent, block) != Threat::Flex4
+        menaces.iter().all(|&menace| {
+            menace == block || board.threat_after_block(menace, opponent, block) < Threat::Flex3x2
         })
     };
     let mut kept = fours;
@@ -117,9 +159,46 @@ fn keep_real_defences(board: &Board, moves: &mut Vec<Pos>, fours: usize, threats
             kept += 1;
         }
     }
-    if kept > 0 {
-        moves.truncate(kept);
+    kept
+}
+
+/// Against the opponent's four-three points, each a win unless met now: our own fours
+/// and the points that stop every one of them. False (and `moves` to be refilled) when
+/// there is no such point, or when blocking a four there would make a four of our own,
+/// which may turn the tables.
+fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
+    let me = board.to_move();
+    let menaces = menaces(board, Threat::Block4Flex3);
+    let counter = menaces.iter().any(|&menace| {
+        completion_points(board, menace).any(|block| board.threat(block, me) >= Threat::Block4)
+    });
+    if menaces.is_empty() || counter {
+        return false;
     }
+    let found = defences(board, moves, &menaces, Pattern::Flex3);
+    if found.kept == found.fours {
+        return false;
+    }
+    moves.truncate(found.kept);
+    true
+}
+
+/// The empty points within four of the opponent's `menace` that make a four with it on
+/// one of its four lines: where we would have to block once it is played.
+fn completion_points(board: &Board, menace: Pos) -> impl Iterator<Item = Pos> + '_ {
+    let opponent = board.to_move().opponent();
+    DIRECTIONS
+        .iter()
+        .enumerate()
+        .filter(move |&(d, _)| board.pattern(menace, opponent, d) >= Pattern::Block4)
+        .flat_map(move |(d, &(dx, dy))| {
+            (-4..=4)
+                .filter(|&s| s != 0)
+                .filter_map(move |s| board.offset(menace, dx * s, dy * s))
+                .filter(move |&p| {
+                    board.is_empty(p) && board.pattern(p, opponent, d) >= Pattern::Block4
+                })
+        })
 }
 
 /// Whether `color` has a legal point making an unstoppable four.
@@ -252,6 +331,32 @@ mod tests {
         moves.sort_by_key(|p| p.index());
         let expected = [(4, 7), (6, 7), (9, 7)].map(|(x, y)| Pos::new(x, y));
         assert_eq!(moves, expected);
+    }
+
+    /// Black's (8,5) makes a four on row 5 and a flex three on column 8.
+    const FOUR_THREE: [(usize, usize); 5] = [(5, 5), (6, 5), (7, 5), (8, 6), (8, 7)];
+
+    #[test]
+    fn a_four_three_point_leaves_only_the_moves_that_stop_it() {
+        let mut moves = Vec::new();
+        let white = [(4, 5), (0, 0), (14, 14)];
+        let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
+        assert_eq!(b.threat(Pos::new(8, 5), Color::Black), Threat::Block4Flex3);
+        assert_eq!(generate(&mut b, &mut moves), Situation::Open);
+        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Forced);
+        moves.sort_by_key(|p| p.index());
+        // (8,3) and (8,9) leave Black a straight four on column 8.
+        let expected = [(8, 4), (8, 5), (9, 5), (8, 8)].map(|(x, y)| Pos::new(x, y));
+        assert_eq!(moves, expected);
+    }
+
+    #[test]
+    fn a_four_three_point_leaves_every_move_when_the_block_would_make_our_four() {
+        let mut moves = Vec::new();
+        let white = [(4, 5), (9, 6), (9, 7), (9, 8), (0, 0)];
+        let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
+        assert!(b.threat(Pos::new(9, 5), Color::White) >= Threat::Block4);
+        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Open);
     }
 
     #[test]

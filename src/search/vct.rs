@@ -1,17 +1,18 @@
 //! Threat search with threes: VCT, victory by continuous threats, run at the root.
 //!
-//! The attacker plays fours and threes (moves after which it can make an unstoppable
-//! four); the defender answers a four at its one completion point and a three with every
-//! move [`ordering::generate`] offers against it: the points on the three's lines and the
-//! defender's own fours. A line counts as won when every defence loses. Each attacking
-//! step first asks the [`Vcf`] whether fours alone already win.
+//! The attacker plays fours, threes (moves after which it can make an unstoppable four)
+//! and quieter moves that leave it a four-three point; the defender answers a four at its
+//! one completion point, and a three or a four-three point with every move
+//! [`ordering::generate_replies`] offers against it: the points on its lines that stop it
+//! and the defender's own fours. A line counts as won when every defence loses. Each
+//! attacking step first asks the [`Vcf`] whether fours alone already win.
 //!
 //! The search deepens one attacking move at a time, so the shortest win is found first
 //! and a budget spent on a long line still leaves every shorter one tried, and it
 //! remembers each position it has settled (won within n threats, or not within n), since
 //! threat sequences reach the same position in many orders.
 //!
-//! [`ordering::generate`]: super::ordering::generate
+//! [`ordering::generate_replies`]: super::ordering::generate_replies
 
 use super::ordering::{self, Situation};
 use super::vcf::{Budget, Vcf, VcfCache};
@@ -128,20 +129,24 @@ impl<'a, 'b> Vct<'a, 'b> {
         false
     }
 
-    /// The attacker's legal fours and threes, strongest first.
+    /// The attacker's legal fours and threes, strongest first, then the quieter moves
+    /// that leave it a four-three point.
     fn threats(&self, board: &mut Board) -> Vec<Pos> {
         let me = board.to_move();
         let mut threats: Vec<(Threat, Pos)> = board
             .empty_near_stones()
             .iter()
             .map(|p| (board.threat(p, me), p))
-            .filter(|&(t, _)| t >= Threat::Flex3 && t != Threat::Forbidden)
+            .filter(|&(t, _)| t >= Threat::Flex2x2 && t != Threat::Forbidden)
             .collect();
         threats.sort_by_key(|&(t, p)| (std::cmp::Reverse(t), p));
         let mut legal = Vec::with_capacity(ATTACK_BREADTH);
-        for (_, p) in threats {
+        for (t, p) in threats {
             if legal.len() == ATTACK_BREADTH {
                 break;
+            }
+            if t < Threat::Flex3 && !Self::makes_four_three(board, p) {
+                continue;
             }
             if rules::is_legal(board, p, me) {
                 legal.push(p);
@@ -150,10 +155,19 @@ impl<'a, 'b> Vct<'a, 'b> {
         legal
     }
 
+    /// Whether playing `pos` gives the side to move a four-three point.
+    fn makes_four_three(board: &mut Board, pos: Pos) -> bool {
+        let me = board.to_move();
+        board.play(pos);
+        let made = board.threat_count(me, Threat::Block4Flex3) > 0;
+        board.undo();
+        made
+    }
+
     /// With the defender to move after a threat: whether every defence loses.
     fn defend(&mut self, board: &mut Board, depth: u32) -> bool {
         let mut defences = Vec::new();
-        match ordering::generate(board, &mut defences) {
+        match ordering::generate_replies(board, &mut defences) {
             Situation::Lost => return true,
             Situation::Win(_) | Situation::Open => return false,
             Situation::Forced => {}
@@ -205,6 +219,37 @@ mod tests {
             Color::Black,
         );
         assert_eq!(vct(&mut board), None);
+    }
+
+    #[test]
+    fn a_move_that_makes_a_four_three_point_is_a_threat() {
+        // (6,5) makes a blocked three, after which (7,5) is a four on row 5 and a three
+        // on column 7.
+        let mut board = testing::stones(
+            Rule::Freestyle,
+            &[(4, 5), (5, 5), (7, 6), (7, 7), (10, 10), (11, 10)],
+            &[(3, 5), (9, 10), (0, 14), (14, 14), (14, 0), (0, 0)],
+            Color::Black,
+        );
+        let cache = &mut VcfCache::default();
+        let threats = Vct::new(cache, Budget::new(1000, &|| false)).threats(&mut board);
+        assert!(threats.contains(&Pos::new(6, 5)), "{threats:?}");
+        // (12,10) makes a blocked three too, but its four would stand alone.
+        assert_eq!(board.threat(Pos::new(12, 10), Color::Black), Threat::Block3);
+        assert!(!threats.contains(&Pos::new(12, 10)), "{threats:?}");
+    }
+
+    #[test]
+    fn wins_through_four_three_points_where_threes_alone_do_not() {
+        // White to move in a game lost to pisq; Rapfi saw this win at 1 s/turn.
+        let moves = "8,9 10,8 11,12 9,10 10,10 11,9 11,8 12,10 9,7 13,9 12,9 13,10 13,11 \
+                     14,10 15,10 14,8 15,7";
+        let mut board = Board::new(20, 20, Rule::Freestyle);
+        for m in moves.split_whitespace() {
+            let (x, y) = m.split_once(',').expect("x,y");
+            board.play(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
+        }
+        assert!(vct(&mut board).is_some());
     }
 
     #[test]
