@@ -163,9 +163,9 @@ fn keep_real_defences(board: &Board, moves: &mut [Pos], fours: usize, menaces: &
 }
 
 /// Against the opponent's four-three points, each a win unless met now: our own fours
-/// and the points that stop every one of them. False (and `moves` to be refilled) when
-/// there is no such point, or when blocking a four there would make a four of our own,
-/// which may turn the tables.
+/// and the points that stop every one of them. False, with `moves` empty, when there is
+/// no such point, or when blocking a four there would make a four of our own, which may
+/// turn the tables.
 fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
     let me = board.to_move();
     let menaces = menaces(board, Threat::Block4Flex3);
@@ -177,6 +177,7 @@ fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
     }
     let found = defences(board, moves, &menaces, Pattern::Flex3);
     if found.kept == found.fours {
+        moves.clear();
         return false;
     }
     moves.truncate(found.kept);
@@ -357,6 +358,25 @@ mod tests {
         let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
         assert!(b.threat(Pos::new(9, 5), Color::White) >= Threat::Block4);
         assert_eq!(generate_replies(&mut b, &mut moves), Situation::Open);
+    }
+
+    #[test]
+    fn four_three_points_no_point_can_stop_leave_every_candidate_once() {
+        let mut moves = Vec::new();
+        // A second four-three point at (7,11): a four on row 11, a three on column 7.
+        let black = [
+            FOUR_THREE.as_slice(),
+            &[(9, 11), (10, 11), (11, 11), (7, 12), (7, 13)],
+        ];
+        let white = [(4, 5), (12, 11), (0, 0), (14, 14)];
+        let mut b = stones(Rule::Freestyle, &black.concat(), &white, Color::White);
+        assert_eq!(b.threat(Pos::new(7, 11), Color::Black), Threat::Block4Flex3);
+        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Open);
+        let mut unique = moves.clone();
+        unique.sort_by_key(|p| p.index());
+        unique.dedup();
+        assert_eq!(unique.len(), moves.len());
+        assert_eq!(unique, eval::candidate_points(&b));
     }
 
     #[test]
