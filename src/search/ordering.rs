@@ -62,10 +62,10 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
     }
     if board.threat_count(opponent, Threat::Flex4) > 0 {
         let menaces = menaces(board, Threat::Flex4);
-        let fours = defences(board, moves, &menaces, Pattern::Block4);
+        let found = defences(board, moves, &menaces, Pattern::Block4);
         // With no real defence, every point on those lines delays the loss.
-        if fours.kept > 0 {
-            moves.truncate(fours.kept);
+        if found.kept > 0 {
+            moves.truncate(found.kept);
         }
         if !moves.is_empty() {
             return Situation::Forced;
@@ -84,15 +84,19 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
     Situation::Open
 }
 
-/// The opponent's points of the given threat that it may legally play.
+/// The points where `color` makes `threat`, one of the threats that make a four.
+fn four_threat_points(board: &Board, color: Color, threat: Threat) -> Vec<Pos> {
+    board
+        .four_points(color)
+        .iter()
+        .filter(|&p| board.threat(p, color) == threat)
+        .collect()
+}
+
+/// The opponent's points of the given four-making threat that it may legally play.
 fn menaces(board: &mut Board, threat: Threat) -> Vec<Pos> {
     let opponent = board.to_move().opponent();
-    let points: Vec<Pos> = board
-        .four_points(opponent)
-        .iter()
-        .filter(|&p| board.threat(p, opponent) == threat)
-        .collect();
-    points
+    four_threat_points(board, opponent, threat)
         .into_iter()
         .filter(|&p| rules::is_legal(board, p, opponent))
         .collect()
@@ -169,10 +173,10 @@ fn keep_real_defences(board: &Board, moves: &mut [Pos], fours: usize, menaces: &
 fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
     let me = board.to_move();
     let menaces = menaces(board, Threat::Block4Flex3);
-    let counter = menaces.iter().any(|&menace| {
+    let counter = |menace: Pos| {
         completion_points(board, menace).any(|block| board.threat(block, me) >= Threat::Block4)
-    });
-    if menaces.is_empty() || counter {
+    };
+    if menaces.is_empty() || menaces.iter().any(|&menace| counter(menace)) {
         return false;
     }
     let found = defences(board, moves, &menaces, Pattern::Flex3);
@@ -207,12 +211,7 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
     if board.threat_count(color, Threat::Flex4) == 0 {
         return None;
     }
-    let points: Vec<Pos> = board
-        .four_points(color)
-        .iter()
-        .filter(|&p| board.threat(p, color) == Threat::Flex4)
-        .collect();
-    points
+    four_threat_points(board, color, Threat::Flex4)
         .into_iter()
         .find(|&p| rules::is_legal(board, p, color))
 }

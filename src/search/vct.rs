@@ -245,9 +245,8 @@ mod tests {
         let moves = "8,9 10,8 11,12 9,10 10,10 11,9 11,8 12,10 9,7 13,9 12,9 13,10 13,11 \
                      14,10 15,10 14,8 15,7";
         let mut board = Board::new(20, 20, Rule::Freestyle);
-        for m in moves.split_whitespace() {
-            let (x, y) = m.split_once(',').expect("x,y");
-            board.play(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
+        for (x, y) in crate::analyze::parse_position(moves).expect("x,y moves") {
+            board.play(Pos::new(x as usize, y as usize));
         }
         assert!(vct(&mut board).is_some());
     }
