@@ -26,7 +26,9 @@ pub const INSTANT_DEPTH: u32 = 4;
 /// moves to go.
 const EMPTY_POINTS_PER_MOVE: i64 = 10;
 const MIN_MOVES_TO_GO: i64 = 12;
-/// The soft budget as a share of the hard limit when the turn alone limits.
+/// With a match clock, the soft budget is at most this share of the turn limit. When the
+/// turn alone limits, time not spent is lost and an unfinished iteration may still find
+/// a better move, so the soft budget is the whole turn.
 const SOFT_PERCENT: i64 = 45;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,13 +62,13 @@ pub fn budget(settings: TimeSettings, empty_points: usize) -> Budget {
     let proportional = (settings.turn_ms * MARGIN_PERCENT / 100).min(MAX_PROPORTIONAL_MARGIN_MS);
     let turn_limit = settings.turn_ms - FIXED_MARGIN_MS - proportional;
     let mut hard = turn_limit;
-    let mut soft = turn_limit * SOFT_PERCENT / 100;
+    let mut soft = turn_limit;
     let match_limited = settings.match_ms > 0 && settings.left_ms < UNLIMITED_MS;
     if match_limited {
         let left = settings.left_ms.max(0);
         let moves_to_go = (empty_points as i64 / EMPTY_POINTS_PER_MOVE).max(MIN_MOVES_TO_GO);
         hard = hard.min(left / 4 - FIXED_MARGIN_MS);
-        soft = soft.min(left / moves_to_go);
+        soft = (turn_limit * SOFT_PERCENT / 100).min(left / moves_to_go);
     }
     Budget {
         soft: ms(soft.min(hard)),
@@ -94,7 +96,7 @@ mod tests {
     fn a_turn_limit_keeps_a_margin() {
         let b = turn_only(1000);
         assert_eq!(b.hard, Duration::from_millis(850));
-        assert!(b.soft < b.hard && b.soft >= Duration::from_millis(350));
+        assert_eq!(b.soft, b.hard);
         assert_eq!(turn_only(5000).hard, Duration::from_millis(4700));
         assert!(turn_only(10).hard >= Duration::from_millis(1));
     }
@@ -139,5 +141,17 @@ mod tests {
             budget(settings, 40).soft > b.soft,
             "fewer moves to come, more each"
         );
+    }
+
+    #[test]
+    fn with_a_match_clock_the_soft_budget_keeps_below_the_turn_limit() {
+        let fastgame_end = TimeSettings {
+            turn_ms: 5000,
+            match_ms: 120_000,
+            left_ms: 60_000,
+        };
+        let b = budget(fastgame_end, 40);
+        assert_eq!(b.hard, Duration::from_millis(4700));
+        assert_eq!(b.soft, Duration::from_millis(4700 * 45 / 100));
     }
 }
