@@ -108,32 +108,26 @@ mod tests {
         assert_eq!(b.max_depth, Some(INSTANT_DEPTH));
     }
 
+    fn match_clock(turn_ms: i64, match_ms: i64, left_ms: i64) -> TimeSettings {
+        TimeSettings {
+            turn_ms,
+            match_ms,
+            left_ms,
+        }
+    }
+
     #[test]
     fn little_match_time_left_caps_the_move() {
-        let settings = TimeSettings {
-            turn_ms: 5000,
-            match_ms: 180_000,
-            left_ms: 400,
-        };
+        let settings = match_clock(5000, 180_000, 400);
         let b = budget(settings, 150);
         assert!(b.hard <= Duration::from_millis(100), "{b:?}");
-        let broke = budget(
-            TimeSettings {
-                left_ms: -50,
-                ..settings
-            },
-            150,
-        );
+        let broke = budget(match_clock(5000, 180_000, -50), 150);
         assert_eq!(broke.hard, Duration::from_millis(1));
     }
 
     #[test]
     fn match_time_is_shared_over_the_moves_to_come() {
-        let settings = TimeSettings {
-            turn_ms: 30_000,
-            match_ms: 120_000,
-            left_ms: 120_000,
-        };
+        let settings = match_clock(30_000, 120_000, 120_000);
         let b = budget(settings, 400);
         assert_eq!(b.soft, Duration::from_millis(3000));
         assert_eq!(b.hard, Duration::from_millis(29_700));
@@ -145,12 +139,7 @@ mod tests {
 
     #[test]
     fn with_a_match_clock_the_soft_budget_keeps_below_the_turn_limit() {
-        let fastgame_end = TimeSettings {
-            turn_ms: 5000,
-            match_ms: 120_000,
-            left_ms: 60_000,
-        };
-        let b = budget(fastgame_end, 40);
+        let b = budget(match_clock(5000, 120_000, 60_000), 40);
         assert_eq!(b.hard, Duration::from_millis(4700));
         assert_eq!(b.soft, Duration::from_millis(4700 * 45 / 100));
     }
