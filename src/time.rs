@@ -3,8 +3,9 @@
 //! clock.
 //!
 //! The hard limit never exceeds `timeout_turn` less a safety margin for process and
-//! pipe latency, nor a quarter of `time_left`; the soft budget is a fair share of the
-//! time left for the moves still expected.
+//! pipe latency, nor a quarter of `time_left`. The soft budget is that same limit when
+//! the turn alone limits, and with a match clock a fair share of the time left for the
+//! moves still expected.
 
 use std::time::Duration;
 
