@@ -137,7 +137,7 @@ impl<'a, 'b> Vct<'a, 'b> {
             .empty_near_stones()
             .iter()
             .map(|p| (board.threat(p, me), p))
-            .filter(|&(t, _)| t >= Threat::Flex2x2 && t != Threat::Forbidden)
+            .filter(|&(t, _)| t >= Threat::Flex2x2)
             .collect();
         threats.sort_by_key(|&(t, p)| (std::cmp::Reverse(t), p));
         let mut legal = Vec::with_capacity(ATTACK_BREADTH);
