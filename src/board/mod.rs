@@ -491,15 +491,15 @@ impl Board {
     }
 
     fn update_near(&mut self, pos: Pos, added: bool) {
-        for dy in -2..=2 {
-            for dx in -2..=2 {
-                if let Some(p) = self.offset(pos, dx, dy) {
-                    let count = &mut self.near[p.index()];
-                    *count = if added { *count + 1 } else { *count - 1 };
-                    let first_or_last = *count == u8::from(added);
-                    if first_or_last && self.cells[p.index()] == Cell::Empty {
-                        self.empty_near.set(p, added);
-                    }
+        let (x, y) = (pos.x(), pos.y());
+        let columns = x.saturating_sub(2)..(x + 3).min(self.width);
+        let step = if added { 1 } else { u8::MAX };
+        for row in y.saturating_sub(2)..(y + 3).min(self.height) {
+            for i in row * STRIDE + columns.start..row * STRIDE + columns.end {
+                let count = self.near[i].wrapping_add(step);
+                self.near[i] = count;
+                if count == u8::from(added) && self.cells[i] == Cell::Empty {
+                    self.empty_near.set(Pos(i as u16), added);
                 }
             }
         }
