@@ -813,32 +813,42 @@ impl<'a> Search<'a> {
             return self.quiesce(ply);
         }
         let me = self.board.to_move().index();
-        ordering::score(
-            &self.board,
-            moves,
-            hit.and_then(|h| h.best),
-            &self.killers[ply],
-            &self.history[me],
-            scored,
-        );
         let child_depth = if forced { depth } else { depth - 1 };
+        let count = moves.len();
         // Quiet positions search only their most promising moves, fewer the shallower
         // a null-window node is; forced ones all.
         let breadth = match situation {
             Situation::Open if beta - alpha == 1 => quiet_breadth(depth),
             Situation::Open => MAX_QUIET_BREADTH,
-            _ => scored.len(),
+            _ => count,
         }
-        .min(scored.len());
+        .min(count);
+        // The table's move goes first, before the others are scored: it often cuts off
+        // alone, and scoring every candidate costs more than searching it.
+        let hash_move = hit.and_then(|h| h.best).filter(|m| moves.contains(m));
+        if let Some(hash_move) = hash_move {
+            moves.retain(|&p| p != hash_move);
+        }
+        let mut scored_yet = false;
         let (original_alpha, mut alpha) = (alpha, alpha);
         let mut best = -INFINITY;
         let mut best_move = None;
-        for i in 0..scored.len() {
+        for i in 0..count {
             // Past the breadth only while every move so far loses.
             if i >= breadth && best > -MATE_BOUND {
                 break;
             }
-            let pos = ordering::pick(scored, i);
+            let pos = match hash_move {
+                Some(hash_move) if i == 0 => hash_move,
+                _ => {
+                    if !scored_yet {
+                        let history = &self.history[me];
+                        ordering::score(&self.board, moves, &self.killers[ply], history, scored);
+                        scored_yet = true;
+                    }
+                    ordering::pick(scored, i - usize::from(hash_move.is_some()))
+                }
+            };
             self.board.play(pos);
             let score = if i == 0 {
                 -self.pvs(child_depth, -beta, -alpha, ply + 1)

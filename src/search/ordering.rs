@@ -220,22 +220,17 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
 /// [`eval::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
 const KILLER_VALUE: i32 = 150;
 
-/// Scores `moves` into `scored` for [`pick`]: the hash move first, then by
-/// [`eval::move_value`] (killers get a bonus) and history; ties go to the lower point
-/// index, so the order is fully defined.
+/// Scores `moves` into `scored` for [`pick`]: by [`eval::move_value`] (killers get a
+/// bonus) and history; ties go to the lower point index, so the order is fully defined.
 pub fn score(
     board: &Board,
     moves: &[Pos],
-    hash_move: Option<Pos>,
     killers: &[Option<Pos>; 2],
     history: &[i32],
     scored: &mut Vec<(i64, Pos)>,
 ) {
     scored.clear();
     scored.extend(moves.iter().map(|&pos| {
-        if Some(pos) == hash_move {
-            return (i64::MAX, pos);
-        }
         let killer = if killers.contains(&Some(pos)) {
             KILLER_VALUE
         } else {
@@ -261,7 +256,7 @@ pub fn pick(scored: &mut [(i64, Pos)], i: usize) -> Pos {
 /// Sorts `moves` best first by the [`score`] order.
 pub fn order(board: &Board, moves: &mut [Pos], history: &[i32]) {
     let mut scored = Vec::with_capacity(moves.len());
-    score(board, moves, None, &[None; 2], history, &mut scored);
+    score(board, moves, &[None; 2], history, &mut scored);
     scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
     for (slot, (_, pos)) in moves.iter_mut().zip(scored) {
         *slot = pos;
