@@ -142,7 +142,9 @@ impl Pos {
     }
 
     pub fn index(self) -> usize {
-        self.0 as usize
+        // The mask changes nothing and lets the compiler drop bounds checks on
+        // [`PerPoint`] arrays.
+        self.0 as usize & (POINTS - 1)
     }
 
     /// The point whose [`Pos::index`] is `index`.
@@ -215,33 +217,43 @@ fn zobrist() -> &'static Zobrist {
     })
 }
 
+/// One value per point, indexed by [`Pos::index`].
+type PerPoint<T> = Box<[T; POINTS]>;
+
+fn per_point<T: Clone>(value: T) -> PerPoint<T> {
+    vec![value; POINTS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("POINTS values"))
+}
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
     height: usize,
     rule: Rule,
-    cells: Vec<Cell>,
-    keys: Vec<[u32; 4]>,
+    cells: PerPoint<Cell>,
+    keys: PerPoint<[u32; 4]>,
     hash: u64,
     to_move: Color,
     history: Vec<Move>,
     pattern_pairs: &'static PairTable,
     /// `patterns[p][colour][d]`, kept for empty points.
-    patterns: Vec<[[Pattern; 4]; 2]>,
+    patterns: PerPoint<[[Pattern; 4]; 2]>,
     /// `combinations[p][colour]`: the four patterns as one code, see
     /// [`pattern::combination_weight`].
-    combinations: Vec<[u16; 2]>,
+    combinations: PerPoint<[u16; 2]>,
     /// Per colour, the threat of each combination code: its part of
     /// [`pattern::threat_table`].
     threat_tables: [&'static [Threat]; 2],
     /// `threats[p][colour]`: `Threat::None` on occupied points.
-    threats: Vec<[Threat; 2]>,
+    threats: PerPoint<[Threat; 2]>,
     threat_counts: [[u16; THREAT_KINDS]; 2],
     fives: [PointSet; 2],
     /// Points where the colour makes a four (or better), see [`Threat::makes_four`].
     fours: [PointSet; 2],
     /// Stones within Chebyshev distance two.
-    near: Vec<u8>,
+    near: PerPoint<u8>,
     /// The empty points with `near` above zero.
     empty_near: PointSet,
     /// What the stones of `history` overwrote, oldest first, one [`Placement`] per stone.
@@ -263,23 +275,23 @@ impl Board {
             width,
             height,
             rule,
-            cells: vec![Cell::Empty; POINTS],
-            keys: vec![[0; 4]; POINTS],
+            cells: per_point(Cell::Empty),
+            keys: per_point([0; 4]),
             hash: 0,
             to_move: Color::Black,
             history: Vec::new(),
             pattern_pairs: rule.pattern_pairs(),
-            patterns: vec![[[Pattern::None; 4]; 2]; POINTS],
-            combinations: vec![[0; 2]; POINTS],
+            patterns: per_point([[Pattern::None; 4]; 2]),
+            combinations: per_point([0; 2]),
             threat_tables: [black, plain],
-            threats: vec![[Threat::None; 2]; POINTS],
+            threats: per_point([Threat::None; 2]),
             threat_counts: [[0; THREAT_KINDS]; 2].map(|mut counts| {
                 counts[Threat::None as usize] = POINTS as u16;
                 counts
             }),
             fives: Default::default(),
             fours: Default::default(),
-            near: vec![0; POINTS],
+            near: per_point(0),
             empty_near: PointSet::default(),
             overwritten: Vec::new(),
             placements: Vec::new(),
