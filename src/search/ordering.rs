@@ -166,17 +166,15 @@ fn keep_real_defences(board: &Board, moves: &mut [Pos], fours: usize, menaces: &
     kept
 }
 
-/// Against the opponent's four-three points, each a win unless met now: our own fours
-/// and the points that stop every one of them. False, with `moves` empty, when there is
-/// no such point, or when blocking a four there would make a four of our own, which may
-/// turn the tables.
+/// Against the opponent's four-three points, each a win unless met now: our own fours,
+/// the points that stop every one of them, and the threes that turn them (see
+/// [`add_countering_threes`]). False, with `moves` empty, when there is no such point, or
+/// when blocking a four there would already make a four of our own, which may turn the
+/// tables.
 fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
     let me = board.to_move();
     let menaces = menaces(board, Threat::Block4Flex3);
-    let counter = |menace: Pos| {
-        completion_points(board, menace).any(|block| board.threat(block, me) >= Threat::Block4)
-    };
-    if menaces.is_empty() || menaces.iter().any(|&menace| counter(menace)) {
+    if menaces.is_empty() || menaces.iter().any(|&menace| countered(board, menace, me)) {
         return false;
     }
     let found = defences(board, moves, &menaces, Pattern::Flex3);
@@ -185,23 +183,59 @@ fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
         return false;
     }
     moves.truncate(found.kept);
+    add_countering_threes(board, moves, &menaces);
     true
 }
 
-/// The empty points within four of the opponent's `menace` that make a four with it on
-/// one of its four lines: where we would have to block once it is played.
-fn completion_points(board: &Board, menace: Pos) -> impl Iterator<Item = Pos> + '_ {
-    let opponent = board.to_move().opponent();
+/// Whether `defender`, blocking the four its opponent would make at `menace`, would make
+/// a four of its own.
+fn countered(board: &Board, menace: Pos, defender: Color) -> bool {
+    completion_points(board, menace, defender.opponent())
+        .any(|block| board.threat(block, defender) >= Threat::Block4)
+}
+
+/// Appends to `moves` our threes (of any kind, not yet in `moves`) after which each of
+/// the opponent's four-three `menaces` is stopped or [`countered`]: the opponent's four
+/// would then have to be blocked with a four of ours.
+fn add_countering_threes(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos]) {
+    let me = board.to_move();
+    let opponent = me.opponent();
+    let threes: Vec<Pos> = board
+        .empty_near_stones()
+        .iter()
+        .filter(|&p| {
+            let threat = board.threat(p, me);
+            threat >= Threat::Block3 && !threat.makes_four() && !moves.contains(&p)
+        })
+        .collect();
+    for three in threes {
+        if !rules::is_legal(board, three, me) {
+            continue;
+        }
+        board.play(three);
+        let turns_them = menaces.iter().all(|&menace| {
+            board.threat(menace, opponent) < Threat::Flex3x2 || countered(board, menace, me)
+        });
+        board.undo();
+        if turns_them {
+            moves.push(three);
+        }
+    }
+}
+
+/// The empty points within four of `owner`'s `menace` that make a four with it on one of
+/// its four lines: where `owner`'s opponent would have to block once it is played.
+fn completion_points(board: &Board, menace: Pos, owner: Color) -> impl Iterator<Item = Pos> + '_ {
     DIRECTIONS
         .iter()
         .enumerate()
-        .filter(move |&(d, _)| board.pattern(menace, opponent, d) >= Pattern::Block4)
+        .filter(move |&(d, _)| board.pattern(menace, owner, d) >= Pattern::Block4)
         .flat_map(move |(d, &(dx, dy))| {
             (-4..=4)
                 .filter(|&s| s != 0)
                 .filter_map(move |s| board.offset(menace, dx * s, dy * s))
                 .filter(move |&p| {
-                    board.is_empty(p) && board.pattern(p, opponent, d) >= Pattern::Block4
+                    board.is_empty(p) && board.pattern(p, owner, d) >= Pattern::Block4
                 })
         })
 }
@@ -352,6 +386,18 @@ mod tests {
         let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
         assert!(b.threat(Pos::new(9, 5), Color::White) >= Threat::Block4);
         assert_eq!(generate_replies(&mut b, &mut moves), Situation::Open);
+    }
+
+    #[test]
+    fn a_three_that_would_make_the_block_a_four_defends_a_four_three_point() {
+        let mut moves = Vec::new();
+        // White's (9,6) makes a three on column 9 whose four point (9,5) is where
+        // Black's four on row 5 must be blocked.
+        let white = [(4, 5), (9, 7), (9, 8), (0, 0)];
+        let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
+        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Forced);
+        assert!(moves.contains(&Pos::new(9, 6)), "{moves:?}");
+        assert!(!moves.contains(&Pos::new(12, 12)));
     }
 
     #[test]
