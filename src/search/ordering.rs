@@ -4,7 +4,8 @@
 //! five point of our own wins at once; an opponent five point must be blocked; an
 //! opponent point that makes an unstoppable four leaves only our own fours and the
 //! points on that four's lines. For threat searches an opponent four-three point narrows
-//! them the same way. Black never gets a forbidden point under renju.
+//! them the same way, keeping also our threes that would make the block of its four a
+//! four of ours. Black never gets a forbidden point under renju.
 
 use crate::board::pattern::{Pattern, Threat};
 use crate::board::{Board, Color, DIRECTIONS, Pos};

@@ -3,8 +3,9 @@
 //! The attacker plays fours, threes (moves after which it can make an unstoppable four)
 //! and quieter moves that leave it a four-three point; the defender answers a four at its
 //! one completion point, and a three or a four-three point with every move
-//! [`ordering::generate_replies`] offers against it: the points on its lines that stop it
-//! and the defender's own fours. A line counts as won when every defence loses. Each
+//! [`ordering::generate_replies`] offers against it: the points on its lines that stop it,
+//! the defender's own fours, and against a four-three point the defender's threes that
+//! would make the four's block a four. A line counts as won when every defence loses. Each
 //! attacking step first asks the [`Vcf`] whether fours alone already win.
 //!
 //! The search deepens one attacking move at a time, so the shortest win is found first
