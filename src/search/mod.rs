@@ -825,10 +825,11 @@ impl<'a> Search<'a> {
         .min(count);
         // The table's move goes first, before the others are scored: it often cuts off
         // alone, and scoring every candidate costs more than searching it.
-        let hash_move = hit.and_then(|h| h.best).filter(|m| moves.contains(m));
-        if let Some(hash_move) = hash_move {
-            moves.retain(|&p| p != hash_move);
-        }
+        // Taken out of `moves` (whose order scoring ignores) if it is one of them.
+        let hash_move = hit
+            .and_then(|h| h.best)
+            .and_then(|m| moves.iter().position(|&p| p == m))
+            .map(|i| moves.swap_remove(i));
         let mut scored_yet = false;
         let (original_alpha, mut alpha) = (alpha, alpha);
         let mut best = -INFINITY;
