@@ -4,9 +4,10 @@
 //! score is a weighted difference of those counts from the side to move's view, so an
 //! evaluation costs two short dot products, never a loop over the board.
 
-use crate::board::pattern::{PATTERN_KINDS, Pattern, THREAT_KINDS, Threat};
+use crate::board::pattern::{self, PATTERN_KINDS, Pattern, THREAT_KINDS, Threat};
 use crate::board::{Board, Pos};
 use crate::rules;
+use std::sync::OnceLock;
 
 /// How much each threat point is worth, indexed by `Threat as usize`, for the side to
 /// move (`own`) and against it (`opponent`), plus a bonus for having the move, and an
@@ -224,21 +225,23 @@ pub struct OrderFeatures {
 impl OrderFeatures {
     pub fn of(board: &Board, pos: Pos) -> OrderFeatures {
         let me = board.to_move();
-        let history = board.history();
-        let near = |back: usize| {
-            let last = history[history.len().checked_sub(back)?].pos;
-            let distance = pos.x().abs_diff(last.x()).max(pos.y().abs_diff(last.y()));
-            Some(distance.clamp(1, NEAR_CLASSES) - 1)
-        };
         OrderFeatures {
             own_threat: board.threat(pos, me),
             opponent_threat: board.threat(pos, me.opponent()),
             own_patterns: board.patterns(pos, me),
             opponent_patterns: board.patterns(pos, me.opponent()),
-            near_own_last: near(2),
-            near_opponent_last: near(1),
+            near_own_last: near_class(board, pos, 2),
+            near_opponent_last: near_class(board, pos, 1),
         }
     }
+}
+
+/// The distance class from `pos` to the stone played `back` moves ago, if any.
+fn near_class(board: &Board, pos: Pos, back: usize) -> Option<usize> {
+    let history = board.history();
+    let last = history[history.len().checked_sub(back)?].pos;
+    let distance = pos.x().abs_diff(last.x()).max(pos.y().abs_diff(last.y()));
+    Some(distance.clamp(1, NEAR_CLASSES) - 1)
 }
 
 /// Move-ordering weights, in hundredths of a logit of how likely a strong player picks
@@ -256,18 +259,72 @@ pub struct OrderWeights {
 
 impl OrderWeights {
     pub fn value(&self, features: &OrderFeatures) -> i32 {
+        point_value(
+            &self.own_threat,
+            &self.own_pattern,
+            features.own_threat,
+            &features.own_patterns,
+        ) + point_value(
+            &self.opponent_threat,
+            &self.opponent_pattern,
+            features.opponent_threat,
+            &features.opponent_patterns,
+        ) + self.near_value(features.near_own_last, features.near_opponent_last)
+    }
+
+    fn near_value(&self, own_last: Option<usize>, opponent_last: Option<usize>) -> i32 {
         let near =
             |weights: &[i32; NEAR_CLASSES], class: Option<usize>| class.map_or(0, |c| weights[c]);
-        let lines = |weights: &[i32; PATTERN_KINDS], patterns: &[Pattern; 4]| {
-            patterns.iter().map(|&p| weights[p as usize]).sum::<i32>()
-        };
-        self.own_threat[features.own_threat as usize]
-            + self.opponent_threat[features.opponent_threat as usize]
-            + lines(&self.own_pattern, &features.own_patterns)
-            + lines(&self.opponent_pattern, &features.opponent_patterns)
-            + near(&self.near_own_last, features.near_own_last)
-            + near(&self.near_opponent_last, features.near_opponent_last)
+        near(&self.near_own_last, own_last) + near(&self.near_opponent_last, opponent_last)
     }
+}
+
+/// One side's threat and line-pattern terms of an [`OrderWeights`] value.
+fn point_value(
+    threat_weights: &[i32; THREAT_KINDS],
+    pattern_weights: &[i32; PATTERN_KINDS],
+    threat: Threat,
+    patterns: &[Pattern; 4],
+) -> i32 {
+    threat_weights[threat as usize]
+        + patterns
+            .iter()
+            .map(|&p| pattern_weights[p as usize])
+            .sum::<i32>()
+}
+
+/// The two sides' [`point_value`] under [`ORDER_WEIGHTS`] for every entry of
+/// [`pattern::threat_table`]: the board keeps each point's entry, so scoring a
+/// candidate, which the search does for dozens of points per node, takes two lookups
+/// instead of ten weights.
+struct PointValues {
+    own: Vec<i16>,
+    opponent: Vec<i16>,
+}
+
+fn point_values() -> &'static PointValues {
+    static VALUES: OnceLock<PointValues> = OnceLock::new();
+    VALUES.get_or_init(|| {
+        let table = pattern::threat_table();
+        let values = |threat_weights, pattern_weights| {
+            let entry = |(i, &threat): (usize, &Threat)| {
+                let patterns = pattern::combination_patterns(i % pattern::COMBINATIONS);
+                let value = point_value(threat_weights, pattern_weights, threat, &patterns);
+                i16::try_from(value).expect("ordering values fit in 16 bits")
+            };
+            table.iter().enumerate().map(entry).collect()
+        };
+        let weights = &ORDER_WEIGHTS;
+        PointValues {
+            own: values(&weights.own_threat, &weights.own_pattern),
+            opponent: values(&weights.opponent_threat, &weights.opponent_pattern),
+        }
+    })
+}
+
+/// Builds the tables that [`move_value`] reads, so that no search pays for it.
+pub fn build_tables() {
+    point_values();
 }
 
 /// Fitted by `tune --ordering` to 11 766 choices of Rapfi in 480 of its self-play games
@@ -297,7 +354,11 @@ pub fn evaluate(board: &Board) -> i32 {
 /// How promising `pos` looks for the side to move, see [`OrderWeights`]. For move
 /// ordering; fouls are not checked.
 pub fn move_value(board: &Board, pos: Pos) -> i32 {
-    ORDER_WEIGHTS.value(&OrderFeatures::of(board, pos))
+    let me = board.to_move();
+    let values = point_values();
+    i32::from(values.own[board.threat_table_index(pos, me)])
+        + i32::from(values.opponent[board.threat_table_index(pos, me.opponent())])
+        + ORDER_WEIGHTS.near_value(near_class(board, pos, 2), near_class(board, pos, 1))
 }
 
 /// Points worth considering: empty points within two of a stone, or the centre of an
@@ -355,6 +416,23 @@ mod tests {
     use crate::board::Color;
     use crate::board::testing::stones;
     use crate::rules::Rule;
+
+    #[test]
+    fn move_values_from_the_tables_equal_the_weighted_features() {
+        use rand::{RngExt, SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(5);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let mut board = Board::new(15, 15, rule);
+            for _ in 0..120 {
+                let empties: Vec<Pos> = board.empty_points().collect();
+                for &pos in &empties {
+                    let features = OrderFeatures::of(&board, pos);
+                    assert_eq!(move_value(&board, pos), ORDER_WEIGHTS.value(&features));
+                }
+                board.play(empties[rng.random_range(0..empties.len())]);
+            }
+        }
+    }
 
     #[test]
     fn empty_board_gets_the_centre() {

@@ -442,6 +442,14 @@ impl Board {
         self.threats[pos.index()][color.index()]
     }
 
+    /// Where the empty `pos`'s combination code for `color` lies in
+    /// [`pattern::threat_table`]: in its renju half for Black under renju.
+    pub fn threat_table_index(&self, pos: Pos, color: Color) -> usize {
+        let renju_black = self.rule == Rule::Renju && color == Color::Black;
+        self.combinations[pos.index()][color.index()] as usize
+            + usize::from(renju_black) * pattern::COMBINATIONS
+    }
+
     /// What `color` would make by playing the empty `pos` once its opponent had played
     /// the empty `stone`, read from the tables without playing: only the pattern along
     /// the line through both points changes.

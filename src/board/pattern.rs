@@ -455,6 +455,13 @@ pub const fn combination_weight(d: usize) -> u16 {
     (PATTERN_KINDS as u16).pow(d as u32)
 }
 
+/// The four line patterns a combination code stands for.
+pub fn combination_patterns(code: usize) -> [Pattern; 4] {
+    std::array::from_fn(|d| {
+        Pattern::from_u8((code / PATTERN_KINDS.pow(d as u32) % PATTERN_KINDS) as u8)
+    })
+}
+
 /// [`Threat::classify`] of every combination code: the first `COMBINATIONS` entries
 /// without renju fouls, the next with them (for Black under renju).
 pub fn threat_table() -> &'static [Threat] {
@@ -463,10 +470,7 @@ pub fn threat_table() -> &'static [Threat] {
         let mut table = Vec::with_capacity(2 * COMBINATIONS);
         for renju_black in [false, true] {
             for code in 0..COMBINATIONS {
-                let patterns = std::array::from_fn(|d| {
-                    Pattern::from_u8((code / PATTERN_KINDS.pow(d as u32) % PATTERN_KINDS) as u8)
-                });
-                table.push(Threat::classify(patterns, renju_black));
+                table.push(Threat::classify(combination_patterns(code), renju_black));
             }
         }
         table

@@ -666,12 +666,13 @@ pub fn prepare_tables() {
     thread::spawn(build_tables);
 }
 
-/// The pattern tables of every rule, built once per process; a call while another
-/// thread builds them waits for it.
+/// The pattern tables of every rule and the move-ordering values, built once per
+/// process; a call while another thread builds them waits for it.
 fn build_tables() {
     for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard, Rule::Caro] {
         rule.pattern_pairs();
     }
+    crate::eval::build_tables();
 }
 
 /// Events of the main loop.
