@@ -451,8 +451,13 @@ pub const PATTERN_KINDS: usize = Pattern::Five as usize + 1;
 pub const COMBINATIONS: usize = PATTERN_KINDS.pow(4);
 
 /// Weight of direction `d` in a combination code `Σ pattern[d] · PATTERN_KINDS^d`.
+/// Read from a table: `pow` with a run-time exponent loops, on the board's hottest path.
 pub const fn combination_weight(d: usize) -> u16 {
-    (PATTERN_KINDS as u16).pow(d as u32)
+    const WEIGHTS: [u16; 4] = {
+        let base = PATTERN_KINDS as u16;
+        [1, base, base * base, base * base * base]
+    };
+    WEIGHTS[d]
 }
 
 /// The four line patterns a combination code stands for.
