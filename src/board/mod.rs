@@ -252,6 +252,9 @@ pub struct Board {
     fives: [PointSet; 2],
     /// Points where the colour makes a four (or better), see [`Threat::makes_four`].
     fours: [PointSet; 2],
+    /// Per direction, the range of offsets at which the point lies from the points
+    /// that see it (see `for_each_observer`).
+    observer_offsets: PerPoint<[(i8, i8); 4]>,
     /// Stones within Chebyshev distance two.
     near: PerPoint<u8>,
     /// The empty points with `near` above zero.
@@ -291,12 +294,14 @@ impl Board {
             }),
             fives: Default::default(),
             fours: Default::default(),
+            observer_offsets: per_point([(0, 0); 4]),
             near: per_point(0),
             empty_near: PointSet::default(),
             overwritten: Vec::new(),
             placements: Vec::new(),
         };
         board.init_edge_keys();
+        board.init_observer_offsets();
         for pos in board.points() {
             board.refresh_point(pos);
         }
@@ -689,11 +694,26 @@ impl Board {
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let step = dy * STRIDE as i32 + dx;
             // `pos` lies `offset` steps from the point `observer`.
-            let offsets = -self.reach(pos, dx, dy)..=self.reach(pos, -dx, -dy);
+            let (lowest, highest) = self.observer_offsets[pos.index()][d];
+            let offsets = i32::from(lowest)..=i32::from(highest);
             for offset in offsets.filter(|&offset| offset != 0) {
                 let observer = Pos((pos.index() as i32 - offset * step) as u16);
                 visit(self, observer, d, key_shift(offset));
             }
+        }
+    }
+
+    /// The offsets, along each direction, at which `pos` lies from the points that see
+    /// it: kept per point since every stone placed and lifted needs them.
+    fn init_observer_offsets(&mut self) {
+        for pos in self.points() {
+            self.observer_offsets[pos.index()] = std::array::from_fn(|d| {
+                let (dx, dy) = DIRECTIONS[d];
+                (
+                    -self.reach(pos, dx, dy) as i8,
+                    self.reach(pos, -dx, -dy) as i8,
+                )
+            });
         }
     }
 
