@@ -230,18 +230,22 @@ impl OrderFeatures {
             opponent_threat: board.threat(pos, me.opponent()),
             own_patterns: board.patterns(pos, me),
             opponent_patterns: board.patterns(pos, me.opponent()),
-            near_own_last: near_class(board, pos, 2),
-            near_opponent_last: near_class(board, pos, 1),
+            near_own_last: stone_back(board, 2).map(|last| near_class(pos, last)),
+            near_opponent_last: stone_back(board, 1).map(|last| near_class(pos, last)),
         }
     }
 }
 
-/// The distance class from `pos` to the stone played `back` moves ago, if any.
-fn near_class(board: &Board, pos: Pos, back: usize) -> Option<usize> {
+/// The stone played `back` moves ago, if any.
+fn stone_back(board: &Board, back: usize) -> Option<Pos> {
     let history = board.history();
-    let last = history[history.len().checked_sub(back)?].pos;
+    Some(history[history.len().checked_sub(back)?].pos)
+}
+
+/// The distance class from `pos` to the stone `last`.
+fn near_class(pos: Pos, last: Pos) -> usize {
     let distance = pos.x().abs_diff(last.x()).max(pos.y().abs_diff(last.y()));
-    Some(distance.clamp(1, NEAR_CLASSES) - 1)
+    distance.clamp(1, NEAR_CLASSES) - 1
 }
 
 /// Move-ordering weights, in hundredths of a logit of how likely a strong player picks
@@ -354,11 +358,43 @@ pub fn evaluate(board: &Board) -> i32 {
 /// How promising `pos` looks for the side to move, see [`OrderWeights`]. For move
 /// ordering; fouls are not checked.
 pub fn move_value(board: &Board, pos: Pos) -> i32 {
-    let me = board.to_move();
-    let values = point_values();
-    i32::from(values.own[board.threat_table_index(pos, me)])
-        + i32::from(values.opponent[board.threat_table_index(pos, me.opponent())])
-        + ORDER_WEIGHTS.near_value(near_class(board, pos, 2), near_class(board, pos, 1))
+    MoveValues::new(board).of(pos)
+}
+
+/// [`move_value`] for many points of one position: what depends only on the position
+/// (the side to move's tables, the last two stones) is read once.
+pub struct MoveValues<'a> {
+    board: &'a Board,
+    own: &'static [i16],
+    opponent: &'static [i16],
+    own_last: Option<Pos>,
+    opponent_last: Option<Pos>,
+}
+
+impl<'a> MoveValues<'a> {
+    pub fn new(board: &'a Board) -> MoveValues<'a> {
+        let me = board.to_move();
+        let values = point_values();
+        let part = |table: &'static [i16], color| {
+            let start = board.threat_table_half(color) * pattern::COMBINATIONS;
+            &table[start..start + pattern::COMBINATIONS]
+        };
+        MoveValues {
+            board,
+            own: part(&values.own, me),
+            opponent: part(&values.opponent, me.opponent()),
+            own_last: stone_back(board, 2),
+            opponent_last: stone_back(board, 1),
+        }
+    }
+
+    pub fn of(&self, pos: Pos) -> i32 {
+        let me = self.board.to_move();
+        let near = |last: Option<Pos>| last.map(|last| near_class(pos, last));
+        i32::from(self.own[self.board.combination(pos, me) as usize])
+            + i32::from(self.opponent[self.board.combination(pos, me.opponent()) as usize])
+            + ORDER_WEIGHTS.near_value(near(self.own_last), near(self.opponent_last))
+    }
 }
 
 /// Points worth considering: empty points within two of a stone, or the centre of an

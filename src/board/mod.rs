@@ -447,12 +447,16 @@ impl Board {
         self.threats[pos.index()][color.index()]
     }
 
-    /// Where the empty `pos`'s combination code for `color` lies in
-    /// [`pattern::threat_table`]: in its renju half for Black under renju.
-    pub fn threat_table_index(&self, pos: Pos, color: Color) -> usize {
-        let renju_black = self.rule == Rule::Renju && color == Color::Black;
-        self.combinations[pos.index()][color.index()] as usize
-            + usize::from(renju_black) * pattern::COMBINATIONS
+    /// The combination code of the empty `pos`'s patterns for `color`, see
+    /// [`pattern::combination_weight`].
+    pub fn combination(&self, pos: Pos, color: Color) -> u16 {
+        self.combinations[pos.index()][color.index()]
+    }
+
+    /// Which half of [`pattern::threat_table`] classifies `color`'s combinations: the
+    /// second, with fouls, for Black under renju.
+    pub fn threat_table_half(&self, color: Color) -> usize {
+        usize::from(self.rule == Rule::Renju && color == Color::Black)
     }
 
     /// What `color` would make by playing the empty `pos` once its opponent had played

@@ -265,13 +265,14 @@ pub fn score(
     scored: &mut Vec<(i64, Pos)>,
 ) {
     scored.clear();
+    let values = eval::MoveValues::new(board);
     scored.extend(moves.iter().map(|&pos| {
         let killer = if killers.contains(&Some(pos)) {
             KILLER_VALUE
         } else {
             0
         };
-        let value = (eval::move_value(board, pos) + killer) as i64;
+        let value = (values.of(pos) + killer) as i64;
         let key =
             (value << 30) + ((history[pos.index()] as i64) << 10) + (1023 - pos.index() as i64);
         (key, pos)
