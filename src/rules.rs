@@ -115,13 +115,13 @@ pub fn foul(board: &mut Board, pos: Pos) -> Option<Foul> {
     if patterns.iter().map(|p| p.four_count()).sum::<u32>() >= 2 {
         return Some(Foul::DoubleFour);
     }
-    let three_directions: Vec<usize> = (0..4).filter(|&d| patterns[d] == Pattern::Flex3).collect();
-    if three_directions.len() < 2 {
+    let is_three = |d: &usize| patterns[*d] == Pattern::Flex3;
+    if (0..4).filter(is_three).count() < 2 {
         return None;
     }
     board.put(pos, Cell::Stone(Color::Black));
-    let real_threes = three_directions
-        .into_iter()
+    let real_threes = (0..4)
+        .filter(is_three)
         .filter(|&d| is_real_three(board, pos, d))
         .count();
     board.undo();

@@ -9,7 +9,7 @@
 //! `shares_a_line`): a heuristic that may miss a win, never invents one.
 
 use crate::board::pattern::Threat;
-use crate::board::{Board, Pos};
+use crate::board::{Board, PointSet, Pos};
 use crate::rules;
 
 const CACHE_SIZE: usize = 1 << 16;
@@ -156,21 +156,24 @@ impl<'a, 'b> Vcf<'a, 'b> {
         if depth == 0 || self.cache.refuted(board.hash(), depth) || !self.budget.spend() {
             return false;
         }
-        let candidates: Vec<Pos> = match board.five_points(opponent).first_two() {
-            (None, _) => {
-                // Fours that do not use the last attacking stone could have come earlier;
-                // trying them at every step made failing searches on a crowded board
-                // spend their whole budget.
-                let last = self.line.len().checked_sub(2).map(|i| self.line[i]);
-                let fours = board.four_points(me).iter();
-                fours
-                    .filter(|&p| last.is_none_or(|l| shares_a_line(p, l)))
-                    .collect()
+        // A copy, not a list: the board's set changes as fours are tried.
+        let (candidates, last) = match board.five_points(opponent).first_two() {
+            // Fours that do not use the last attacking stone could have come earlier;
+            // trying them at every step made failing searches on a crowded board spend
+            // their whole budget.
+            (None, _) => (
+                *board.four_points(me),
+                self.line.len().checked_sub(2).map(|i| self.line[i]),
+            ),
+            (Some(block), None) if board.threat(block, me).makes_four() => {
+                let mut only = PointSet::default();
+                only.insert(block);
+                (only, None)
             }
-            (Some(block), None) if board.threat(block, me).makes_four() => vec![block],
             _ => return false,
         };
-        for four in candidates {
+        let candidates = candidates.iter();
+        for four in candidates.filter(|&p| last.is_none_or(|l| shares_a_line(p, l))) {
             if self.try_four(board, four, depth) {
                 return true;
             }
