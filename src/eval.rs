@@ -326,7 +326,7 @@ fn point_values() -> &'static PointValues {
     })
 }
 
-/// Builds the tables that [`move_value`] reads, so that no search pays for it.
+/// Builds the tables that [`MoveValues`] reads, so that no search pays for it.
 pub fn build_tables() {
     point_values();
 }
@@ -355,14 +355,9 @@ pub fn evaluate(board: &Board) -> i32 {
     WEIGHTS.score(board.threat_counts(me), board.threat_counts(me.opponent()))
 }
 
-/// How promising `pos` looks for the side to move, see [`OrderWeights`]. For move
-/// ordering; fouls are not checked.
-pub fn move_value(board: &Board, pos: Pos) -> i32 {
-    MoveValues::new(board).of(pos)
-}
-
-/// [`move_value`] for many points of one position: what depends only on the position
-/// (the side to move's tables, the last two stones) is read once.
+/// How promising points look for the side to move, see [`OrderWeights`]. For move
+/// ordering; fouls are not checked. What depends only on the position (the side to
+/// move's tables, the last two stones) is read once for all the points scored.
 pub struct MoveValues<'a> {
     board: &'a Board,
     own: &'static [i16],
@@ -419,16 +414,14 @@ pub fn add_candidate_points(board: &Board, out: &mut Vec<Pos>) {
     }
 }
 
-/// Every legal candidate by [`move_value`], best first; ties keep board order. Falls
+/// Every legal candidate by [`MoveValues`], best first; ties keep board order. Falls
 /// back to any legal point when no candidate is legal.
 pub fn ranked_moves(board: &mut Board) -> Vec<(Pos, i32)> {
     let me = board.to_move();
-    let mut ranked = Vec::new();
-    for pos in candidate_points(board) {
-        if rules::is_legal(board, pos, me) {
-            ranked.push((pos, move_value(board, pos)));
-        }
-    }
+    let mut legal = candidate_points(board);
+    legal.retain(|&pos| rules::is_legal(board, pos, me));
+    let values = MoveValues::new(board);
+    let mut ranked: Vec<(Pos, i32)> = legal.into_iter().map(|p| (p, values.of(p))).collect();
     if ranked.is_empty() {
         let empties: Vec<Pos> = board.empty_points().collect();
         ranked.extend(
@@ -461,9 +454,10 @@ mod tests {
             let mut board = Board::new(15, 15, rule);
             for _ in 0..120 {
                 let empties: Vec<Pos> = board.empty_points().collect();
+                let values = MoveValues::new(&board);
                 for &pos in &empties {
                     let features = OrderFeatures::of(&board, pos);
-                    assert_eq!(move_value(&board, pos), ORDER_WEIGHTS.value(&features));
+                    assert_eq!(values.of(pos), ORDER_WEIGHTS.value(&features));
                 }
                 board.play(empties[rng.random_range(0..empties.len())]);
             }

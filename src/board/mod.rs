@@ -227,6 +227,11 @@ fn per_point<T: Clone>(value: T) -> PerPoint<T> {
         .unwrap_or_else(|_| unreachable!("POINTS values"))
 }
 
+/// See [`Board::threat_table_half`].
+fn threat_table_half(rule: Rule, color: Color) -> usize {
+    usize::from(rule == Rule::Renju && color == Color::Black)
+}
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
@@ -268,11 +273,9 @@ impl Board {
     /// An empty board, Black to move. Sizes must lie in `MIN_SIZE..=MAX_SIZE`.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height));
-        let (plain, renju_black) = pattern::threat_table().split_at(pattern::COMBINATIONS);
-        let black = if rule == Rule::Renju {
-            renju_black
-        } else {
-            plain
+        let threat_table = |color| {
+            let start = threat_table_half(rule, color) * pattern::COMBINATIONS;
+            &pattern::threat_table()[start..start + pattern::COMBINATIONS]
         };
         let mut board = Board {
             width,
@@ -286,7 +289,7 @@ impl Board {
             pattern_pairs: rule.pattern_pairs(),
             patterns: per_point([[Pattern::None; 4]; 2]),
             combinations: per_point([0; 2]),
-            threat_tables: [black, plain],
+            threat_tables: COLORS.map(threat_table),
             threats: per_point([Threat::None; 2]),
             threat_counts: [[0; THREAT_KINDS]; 2].map(|mut counts| {
                 counts[Threat::None as usize] = POINTS as u16;
@@ -456,7 +459,7 @@ impl Board {
     /// Which half of [`pattern::threat_table`] classifies `color`'s combinations: the
     /// second, with fouls, for Black under renju.
     pub fn threat_table_half(&self, color: Color) -> usize {
-        usize::from(self.rule == Rule::Renju && color == Color::Black)
+        threat_table_half(self.rule, color)
     }
 
     /// What `color` would make by playing the empty `pos` once its opponent had played

@@ -255,7 +255,7 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
 /// [`eval::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
 const KILLER_VALUE: i32 = 150;
 
-/// Scores `moves` into `scored` for [`pick`]: by [`eval::move_value`] (killers get a
+/// Scores `moves` into `scored` for [`pick`]: by [`eval::MoveValues`] (killers get a
 /// bonus) and history; ties go to the lower point index, so the order is fully defined.
 pub fn score(
     board: &Board,
