@@ -3,8 +3,9 @@
 //! the root and at the leaves.
 //!
 //! Quiet null-window nodes near the leaves are pruned, each rule kept for the games it
-//! won (see the commits): they search fewer moves the shallower they are (move-count
-//! pruning), a static score far above beta stands when no opponent attack brews
+//! won (see the commits): they search fewer moves the shallower they are, and half as
+//! many when the static score has not risen since the side to move last moved
+//! (move-count pruning), a static score far above beta stands when no opponent attack brews
 //! (futility pruning), and one far below alpha leaves only the leaf's VCF (razoring).
 //!
 //! Never prints and never reads input: each finished iteration goes to a [`Reporter`],
@@ -370,6 +371,9 @@ struct Search<'a> {
     next_poll: u64,
     stopped: bool,
     killers: [[Option<Pos>; 2]; MAX_PLY + 1],
+    /// `static_evals[ply]`: the static score of the node at `ply`, `None` when a threat
+    /// forces its moves (the score does not stand there).
+    static_evals: [Option<i32>; MAX_PLY + 1],
     /// `pv[ply]`: the principal variation from the node at `ply`.
     pv: Vec<Vec<Pos>>,
     move_lists: Vec<MoveLists>,
@@ -422,6 +426,7 @@ impl<'a> Search<'a> {
             next_poll: 0,
             stopped: false,
             killers: [[None; 2]; MAX_PLY + 1],
+            static_evals: [None; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![MoveLists::default(); MAX_PLY + 1],
         }
@@ -673,6 +678,8 @@ impl<'a> Search<'a> {
         count: usize,
     ) -> i32 {
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
+        self.static_evals[0] =
+            (!ordering::threatened(&self.board)).then(|| eval::evaluate(&self.board));
         let mut alpha = alpha;
         let mut best = -INFINITY;
         let mut new_best = None;
@@ -768,9 +775,10 @@ impl<'a> Search<'a> {
         if self.stopped {
             return 0;
         }
+        let threatened = ordering::threatened(&self.board);
         // A quiet leaf needs no move list: nothing forces a reply, so the quiescence
         // search decides.
-        if depth <= 0 && ply < MAX_PLY - 2 && !ordering::threatened(&self.board) {
+        if depth <= 0 && ply < MAX_PLY - 2 && !threatened {
             return self.quiesce(ply);
         }
         let key = self.board.hash();
@@ -788,12 +796,14 @@ impl<'a> Search<'a> {
                 return hit.score;
             }
         }
+        let static_eval = (!threatened).then(|| eval::evaluate(&self.board));
+        self.static_evals[ply] = static_eval;
         // Decided before the move list is built, which a pruned node never needs.
         if beta - alpha == 1
             && depth > 0
             && !is_mate(beta)
-            && !ordering::threatened(&self.board)
-            && let Some(score) = self.prune_shallow(depth, alpha, beta, ply)
+            && let Some(static_eval) = static_eval
+            && let Some(score) = self.prune_shallow(static_eval, depth, alpha, beta, ply)
         {
             return score;
         }
@@ -818,7 +828,8 @@ impl<'a> Search<'a> {
         // Quiet positions search only their most promising moves, fewer the shallower
         // a null-window node is; forced ones all.
         let breadth = match situation {
-            Situation::Open if beta - alpha == 1 => quiet_breadth(depth),
+            Situation::Open if beta - alpha == 1 && self.improving(ply) => quiet_breadth(depth),
+            Situation::Open if beta - alpha == 1 => quiet_breadth(depth).div_ceil(2),
             Situation::Open => MAX_QUIET_BREADTH,
             _ => count,
         }
@@ -897,12 +908,18 @@ impl<'a> Search<'a> {
     /// window: far above beta with no opponent attack brewing, that score stands
     /// (futility pruning); far below alpha with no attack of our own, only the leaf's
     /// threat search could save it (razoring).
-    fn prune_shallow(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    fn prune_shallow(
+        &mut self,
+        score: i32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
         if depth > FUTILITY_DEPTH {
             return None;
         }
         let me = self.board.to_move();
-        let score = eval::evaluate(&self.board);
         if score - FUTILITY_MARGIN * depth >= beta && !self.attack_brewing(me.opponent()) {
             return Some(score);
         }
@@ -911,6 +928,16 @@ impl<'a> Search<'a> {
             return Some(self.quiesce(ply));
         }
         None
+    }
+
+    /// Whether the static score of the node at `ply` rose since the side to move last
+    /// moved; true when either score is unknown. A node that is not improving is less
+    /// likely to need its later moves.
+    fn improving(&self, ply: usize) -> bool {
+        match (self.static_evals[ply], ply.checked_sub(2)) {
+            (Some(now), Some(before)) => self.static_evals[before].is_none_or(|b| now > b),
+            _ => true,
+        }
     }
 
     /// Whether `color` has a point making an open four, a double four, a four-three or
@@ -1091,6 +1118,29 @@ mod tests {
     }
 
     #[test]
+    fn a_node_improves_when_its_score_rose_since_its_side_last_moved() {
+        let tt = TranspositionTable::new(1 << 16);
+        let shared = Shared::new(&tt);
+        let mut state = ThreadState::new();
+        let (limits, stop) = (Limits::default(), AtomicBool::new(false));
+        let board = Board::new(15, 15, Rule::Freestyle);
+        let mut search = Search::new(&shared, &mut state, &board, &limits, &stop);
+        search.static_evals[3] = Some(100);
+        search.static_evals[4] = Some(-500);
+        search.static_evals[5] = Some(90);
+        assert!(!search.improving(5));
+        search.static_evals[5] = Some(110);
+        assert!(search.improving(5));
+        search.static_evals[5] = None;
+        assert!(search.improving(5), "a forced node");
+        search.static_evals[3] = None;
+        search.static_evals[5] = Some(-1000);
+        assert!(search.improving(5), "nothing to compare with");
+        search.static_evals[1] = Some(0);
+        assert!(search.improving(1), "the root has no score two plies up");
+    }
+
+    #[test]
     fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
         let tt = TranspositionTable::new(1 << 16);
         let shared = Shared::new(&tt);
@@ -1100,7 +1150,7 @@ mod tests {
             let mut search = Search::new(&shared, state, board, &limits, &stop);
             let score = eval::evaluate(board);
             let beta = score - FUTILITY_MARGIN * 2;
-            search.prune_shallow(2, beta - 1, beta, 3)
+            search.prune_shallow(score, 2, beta - 1, beta, 3)
         };
         // White to move, Black scattered: nothing brews, the static score stands.
         let quiet = picture(
