@@ -2,11 +2,15 @@
 //! with a transposition table, threat-aware move generation, and a VCF threat search at
 //! the root and at the leaves.
 //!
-//! Quiet null-window nodes near the leaves are pruned, each rule kept for the games it
-//! won (see the commits): they search fewer moves the shallower they are, and half as
-//! many when the static score has not risen since the side to move last moved
-//! (move-count pruning), a static score far above beta stands when no opponent attack brews
-//! (futility pruning), and one far below alpha leaves only the leaf's VCF (razoring).
+//! Quiet null-window nodes are pruned or reduced, each rule kept for the games it won
+//! (see the commits):
+//! - move-count pruning: they search fewer moves the shallower they are, and half as
+//!   many when the static score has not risen since the side to move last moved;
+//! - fail-high reduction: with the static score far above beta, the moves that make no
+//!   four are searched a ply shallower;
+//! - near the leaves, a static score far above beta stands when no opponent attack
+//!   brews (futility pruning), and one far below alpha leaves only the leaf's VCF
+//!   (razoring).
 //!
 //! Never prints and never reads input: each finished iteration goes to a [`Reporter`],
 //! and a shared stop flag (with the deadline and node limit) ends the thinking early.
@@ -70,6 +74,9 @@ const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 200;
 const RAZOR_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 300;
+
+/// Fail-high reduction: how far per ply of depth the static score must lie above beta.
+const FAIL_HIGH_MARGIN: i32 = 50;
 
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
@@ -822,8 +829,13 @@ impl<'a> Search<'a> {
         if depth <= 0 && !forced {
             return self.quiesce(ply);
         }
-        let me = self.board.to_move().index();
+        let color = self.board.to_move();
+        let me = color.index();
         let child_depth = if forced { depth } else { depth - 1 };
+        // Far above beta, a null-window node most likely fails high whatever it plays:
+        // its moves that make no four are searched a ply shallower.
+        let likely_fail_high = beta - alpha == 1
+            && static_eval.is_some_and(|score| score >= beta + FAIL_HIGH_MARGIN * depth);
         let count = moves.len();
         // Quiet positions search only their most promising moves, fewer the shallower
         // a null-window node is; forced ones all.
@@ -861,13 +873,18 @@ impl<'a> Search<'a> {
                     ordering::pick(scored, i - usize::from(hash_move.is_some()))
                 }
             };
+            let move_depth = if likely_fail_high && !self.board.threat(pos, color).makes_four() {
+                child_depth - 1
+            } else {
+                child_depth
+            };
             self.board.play(pos);
             let score = if i == 0 {
-                -self.pvs(child_depth, -beta, -alpha, ply + 1)
+                -self.pvs(move_depth, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1);
+                let probe = -self.pvs(move_depth, -alpha - 1, -alpha, ply + 1);
                 if probe > alpha && probe < beta && !self.stopped {
-                    -self.pvs(child_depth, -beta, -alpha, ply + 1)
+                    -self.pvs(move_depth, -beta, -alpha, ply + 1)
                 } else {
                     probe
                 }
