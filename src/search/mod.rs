@@ -1134,40 +1134,42 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_node_improves_when_its_score_rose_since_its_side_last_moved() {
+    /// `check` run on a fresh search of `board`, with its own table.
+    fn with_search<R>(board: &Board, check: impl FnOnce(&mut Search) -> R) -> R {
         let tt = TranspositionTable::new(1 << 16);
         let shared = Shared::new(&tt);
         let mut state = ThreadState::new();
         let (limits, stop) = (Limits::default(), AtomicBool::new(false));
-        let board = Board::new(15, 15, Rule::Freestyle);
-        let mut search = Search::new(&shared, &mut state, &board, &limits, &stop);
-        search.static_evals[3] = Some(100);
-        search.static_evals[4] = Some(-500);
-        search.static_evals[5] = Some(90);
-        assert!(!search.improving(5));
-        search.static_evals[5] = Some(110);
-        assert!(search.improving(5));
-        search.static_evals[5] = None;
-        assert!(search.improving(5), "a forced node");
-        search.static_evals[3] = None;
-        search.static_evals[5] = Some(-1000);
-        assert!(search.improving(5), "nothing to compare with");
-        search.static_evals[1] = Some(0);
-        assert!(search.improving(1), "the root has no score two plies up");
+        check(&mut Search::new(&shared, &mut state, board, &limits, &stop))
+    }
+
+    #[test]
+    fn a_node_improves_when_its_score_rose_since_its_side_last_moved() {
+        with_search(&Board::new(15, 15, Rule::Freestyle), |search| {
+            search.static_evals[3] = Some(100);
+            search.static_evals[4] = Some(-500);
+            search.static_evals[5] = Some(90);
+            assert!(!search.improving(5));
+            search.static_evals[5] = Some(110);
+            assert!(search.improving(5));
+            search.static_evals[5] = None;
+            assert!(search.improving(5), "a forced node");
+            search.static_evals[3] = None;
+            search.static_evals[5] = Some(-1000);
+            assert!(search.improving(5), "nothing to compare with");
+            search.static_evals[1] = Some(0);
+            assert!(search.improving(1), "the root has no score two plies up");
+        });
     }
 
     #[test]
     fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
-        let tt = TranspositionTable::new(1 << 16);
-        let shared = Shared::new(&tt);
-        let mut state = ThreadState::new();
-        let (limits, stop) = (Limits::default(), AtomicBool::new(false));
-        let prune = |board: &Board, state: &mut ThreadState| {
-            let mut search = Search::new(&shared, state, board, &limits, &stop);
-            let score = eval::evaluate(board);
-            let beta = score - FUTILITY_MARGIN * 2;
-            search.prune_shallow(score, 2, beta - 1, beta, 3)
+        let prune = |board: &Board| {
+            with_search(board, |search| {
+                let score = eval::evaluate(board);
+                let beta = score - FUTILITY_MARGIN * 2;
+                search.prune_shallow(score, 2, beta - 1, beta, 3)
+            })
         };
         // White to move, Black scattered: nothing brews, the static score stands.
         let quiet = picture(
@@ -1175,7 +1177,7 @@ mod tests {
             &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
             Color::White,
         );
-        assert_eq!(prune(&quiet, &mut state), Some(eval::evaluate(&quiet)));
+        assert_eq!(prune(&quiet), Some(eval::evaluate(&quiet)));
         // Black has a four-three point at (4,4): White's static score means nothing.
         let brewing = picture(
             Rule::Freestyle,
@@ -1188,7 +1190,7 @@ mod tests {
             brewing.threat(Pos::new(4, 4), Color::Black),
             Threat::Block4Flex3
         );
-        assert_eq!(prune(&brewing, &mut state), None);
+        assert_eq!(prune(&brewing), None);
     }
 
     #[test]
