@@ -788,11 +788,13 @@ impl<'a> Search<'a> {
         if depth <= 0 && ply < MAX_PLY - 2 && !threatened {
             return self.quiesce(ply);
         }
+        // A null window only tests a bound: it may be cut short, pruned and reduced.
+        let null_window = beta - alpha == 1;
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply);
         if let Some(hit) = hit
             && hit.depth >= depth
-            && beta - alpha == 1
+            && null_window
         {
             let cutoff = match hit.bound {
                 Bound::Exact => true,
@@ -806,7 +808,7 @@ impl<'a> Search<'a> {
         let static_eval = (!threatened).then(|| eval::evaluate(&self.board));
         self.static_evals[ply] = static_eval;
         // Decided before the move list is built, which a pruned node never needs.
-        if beta - alpha == 1
+        if null_window
             && depth > 0
             && !is_mate(beta)
             && let Some(static_eval) = static_eval
@@ -834,14 +836,14 @@ impl<'a> Search<'a> {
         let child_depth = if forced { depth } else { depth - 1 };
         // Far above beta, a null-window node most likely fails high whatever it plays:
         // its moves that make no four are searched a ply shallower.
-        let likely_fail_high = beta - alpha == 1
+        let likely_fail_high = null_window
             && static_eval.is_some_and(|score| score >= beta + FAIL_HIGH_MARGIN * depth);
         let count = moves.len();
         // Quiet positions search only their most promising moves, fewer the shallower
         // a null-window node is; forced ones all.
         let breadth = match situation {
-            Situation::Open if beta - alpha == 1 && self.improving(ply) => quiet_breadth(depth),
-            Situation::Open if beta - alpha == 1 => quiet_breadth(depth).div_ceil(2),
+            Situation::Open if null_window && self.improving(ply) => quiet_breadth(depth),
+            Situation::Open if null_window => quiet_breadth(depth).div_ceil(2),
             Situation::Open => MAX_QUIET_BREADTH,
             _ => count,
         }
