@@ -29,7 +29,7 @@ use crate::rules::Rule;
 use ordering::Situation;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tt::{Bound, TranspositionTable};
+use tt::{Bound, Hit, TranspositionTable};
 use vcf::{Budget, Vcf, VcfCache};
 use vct::Vct;
 
@@ -80,6 +80,13 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
+/// Singular extension: at this depth or more, the table's move of a node that failed
+/// high is searched a ply deeper when every other move, searched to half the depth,
+/// falls more than `SINGULAR_MARGIN` per ply below its score.
+const SINGULAR_DEPTH: i32 = 7;
+const SINGULAR_MARGIN: i32 = 4;
+/// How much shallower than the node the table's entry may be and still be trusted.
+const SINGULAR_ENTRY_SLACK: i32 = 2;
 
 /// What the caller allows this search.
 #[derive(Clone, Debug, Default)]
@@ -384,6 +391,11 @@ struct Search<'a> {
     /// `pv[ply]`: the principal variation from the node at `ply`.
     pv: Vec<Vec<Pos>>,
     move_lists: Vec<MoveLists>,
+    /// `excluded[ply]`: the move the node at `ply` leaves out while it tests whether
+    /// that move is singular.
+    excluded: [Option<Pos>; MAX_PLY + 1],
+    /// The depth of the current iteration: extensions stop at twice as many plies.
+    root_depth: i32,
 }
 
 /// The move buffers of one ply, reused from node to node.
@@ -436,6 +448,8 @@ impl<'a> Search<'a> {
             static_evals: [None; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![MoveLists::default(); MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 
@@ -685,6 +699,7 @@ impl<'a> Search<'a> {
         count: usize,
     ) -> i32 {
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
+        self.root_depth = depth;
         self.static_evals[0] =
             (!ordering::threatened(&self.board)).then(|| eval::evaluate(&self.board));
         let mut alpha = alpha;
@@ -791,7 +806,14 @@ impl<'a> Search<'a> {
         // A null window only tests a bound: it may be cut short, pruned and reduced.
         let null_window = beta - alpha == 1;
         let key = self.board.hash();
-        let hit = self.tt.probe(key, ply);
+        // A search that leaves a move out is not the node's own: the table neither
+        // answers it nor keeps its result.
+        let excluded = self.excluded[ply];
+        let hit = if excluded.is_some() {
+            None
+        } else {
+            self.tt.probe(key, ply)
+        };
         if let Some(hit) = hit
             && hit.depth >= depth
             && null_window
@@ -811,6 +833,7 @@ impl<'a> Search<'a> {
         if null_window
             && depth > 0
             && !is_mate(beta)
+            && excluded.is_none()
             && let Some(static_eval) = static_eval
             && let Some(score) = self.prune_shallow(static_eval, depth, alpha, beta, ply)
         {
@@ -822,6 +845,12 @@ impl<'a> Search<'a> {
             Situation::Lost => return -(MATE - ply as i32 - 2),
             _ if moves.is_empty() => return 0,
             _ => {}
+        }
+        if let Some(excluded) = excluded {
+            moves.retain(|&p| p != excluded);
+            if moves.is_empty() {
+                return alpha;
+            }
         }
         if ply >= MAX_PLY - 2 {
             return eval::evaluate(&self.board);
@@ -855,6 +884,24 @@ impl<'a> Search<'a> {
             .and_then(|h| h.best)
             .and_then(|m| moves.iter().position(|&p| p == m))
             .map(|i| moves.swap_remove(i));
+        let mut extended = None;
+        if let (Some(hit), Some(hash_move)) = (hit, hash_move)
+            && self.singular_candidate(&hit, depth, count, ply)
+        {
+            let singular_beta = hit.score - SINGULAR_MARGIN * depth;
+            self.excluded[ply] = Some(hash_move);
+            let others = self.pvs(depth / 2, singular_beta - 1, singular_beta, ply);
+            self.excluded[ply] = None;
+            if self.stopped {
+                return 0;
+            }
+            if others < singular_beta {
+                extended = Some(hash_move);
+            } else if singular_beta >= beta {
+                // Even without the table's move the node fails high.
+                return singular_beta;
+            }
+        }
         let mut scored_yet = false;
         let (original_alpha, mut alpha) = (alpha, alpha);
         let mut best = -INFINITY;
@@ -875,7 +922,9 @@ impl<'a> Search<'a> {
                     ordering::pick(scored, i - usize::from(hash_move.is_some()))
                 }
             };
-            let move_depth = if likely_fail_high && !self.board.threat(pos, color).makes_four() {
+            let move_depth = if extended == Some(pos) {
+                child_depth + 1
+            } else if likely_fail_high && !self.board.threat(pos, color).makes_four() {
                 child_depth - 1
             } else {
                 child_depth
@@ -918,9 +967,23 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, ply, depth.max(0), best, bound, best_move);
+        if excluded.is_none() {
+            self.tt
+                .store(key, ply, depth.max(0), best, bound, best_move);
+        }
         best
+    }
+
+    /// Whether the table's move at this node is worth testing for singularity: the
+    /// node is deep enough, has a choice, and its entry is a lower bound deep enough to
+    /// trust, short of a mate; and extensions have not yet doubled the iteration's depth.
+    fn singular_candidate(&self, hit: &Hit, depth: i32, count: usize, ply: usize) -> bool {
+        depth >= SINGULAR_DEPTH
+            && count > 1
+            && hit.bound != Bound::Upper
+            && hit.depth >= depth - SINGULAR_ENTRY_SLACK
+            && !is_mate(hit.score)
+            && (ply as i32) < 2 * self.root_depth
     }
 
     /// A quiet null-window node near the leaves whose static score is far from the
