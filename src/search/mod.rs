@@ -12,6 +12,10 @@
 //!   brews (futility pruning), and one far below alpha leaves only the leaf's VCF
 //!   (razoring).
 //!
+//! Deep nodes extend instead: a table move that alone holds the node's score (every
+//! other move, searched to half the depth, falls clearly below it) is searched a ply
+//! deeper (singular extension).
+//!
 //! Never prints and never reads input: each finished iteration goes to a [`Reporter`],
 //! and a shared stop flag (with the deadline and node limit) ends the thinking early.
 //! The answer is then the best move of the last finished iteration, or of the unfinished
