@@ -852,6 +852,7 @@ impl<'a> Search<'a> {
         }
         if let Some(excluded) = excluded {
             moves.retain(|&p| p != excluded);
+            // The left-out move was the only one: it is singular.
             if moves.is_empty() {
                 return alpha;
             }
@@ -1228,6 +1229,27 @@ mod tests {
             assert!(search.improving(5), "nothing to compare with");
             search.static_evals[1] = Some(0);
             assert!(search.improving(1), "the root has no score two plies up");
+        });
+    }
+
+    #[test]
+    fn a_search_that_leaves_a_move_out_neither_plays_it_nor_touches_the_table() {
+        let board = picture(
+            Rule::Freestyle,
+            &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+            Color::White,
+        );
+        let key = board.hash();
+        let best = with_search(&board, |search| {
+            search.pvs(3, -INFINITY, INFINITY, 1);
+            assert!(search.tt.probe(key, 1).is_some());
+            search.pv[1][0]
+        });
+        with_search(&board, |search| {
+            search.excluded[1] = Some(best);
+            search.pvs(3, -INFINITY, INFINITY, 1);
+            assert_ne!(search.pv[1].first(), Some(&best));
+            assert!(search.tt.probe(key, 1).is_none());
         });
     }
 
