@@ -84,9 +84,9 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 
 /// Half-width of the first aspiration window.
 const ASPIRATION: i32 = 60;
-/// Singular extension: at this depth or more, the table's move of a node that failed
-/// high is searched a ply deeper when every other move, searched to half the depth,
-/// falls more than `SINGULAR_MARGIN` per ply below its score.
+/// Singular extension: at this depth or more, the table's move of a node whose entry is
+/// exact or a lower bound is searched a ply deeper when every other move, searched to
+/// half the depth, falls more than `SINGULAR_MARGIN` per ply below its score.
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 4;
 /// How much shallower than the node the table's entry may be and still be trusted.
@@ -980,8 +980,9 @@ impl<'a> Search<'a> {
     }
 
     /// Whether the table's move at this node is worth testing for singularity: the
-    /// node is deep enough, has a choice, and its entry is a lower bound deep enough to
-    /// trust, short of a mate; and extensions have not yet doubled the iteration's depth.
+    /// node is deep enough, has a choice, and its entry is exact or a lower bound, deep
+    /// enough to trust, short of a mate; and extensions have not yet doubled the
+    /// iteration's depth.
     fn singular_candidate(&self, hit: &Hit, depth: i32, count: usize, ply: usize) -> bool {
         depth >= SINGULAR_DEPTH
             && count > 1
