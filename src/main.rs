@@ -2,7 +2,8 @@
 //! `pbrain-lianzhu bench [DEPTH]`: the fixed-depth benchmark.
 //! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
 //! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
-//! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to game results.
+//! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to the results of four
+//! games in five, with the loss on the fifth, held out.
 //! `pbrain-lianzhu tune --initiative GAMES.sgf...`: only the tempo and the initiative
 //! table fitted, the threat weights kept.
 //! `pbrain-lianzhu tune --labels LABELS...`: evaluation weights fitted to a stronger
@@ -100,15 +101,27 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
         Some("--initiative") => (tune::Scope::Initiative, &args[1..]),
         _ => (tune::Scope::All, args),
     };
-    let games = read_games(files)?;
-    let samples: Vec<tune::Sample> = games.iter().flat_map(tune::samples).collect();
+    let (held_out, fitted_on): (Vec<_>, Vec<_>) = read_games(files)?
+        .into_iter()
+        .partition(tune::Game::held_out);
+    let samples = |games: &[tune::Game]| -> Vec<tune::Sample> {
+        games.iter().flat_map(tune::samples).collect()
+    };
+    let (samples, held_out) = (samples(&fitted_on), samples(&held_out));
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
     let fitted = tune::fit(&samples, &eval::WEIGHTS, scope);
-    say(format!("samples {}", samples.len()));
+    say(format!(
+        "samples {} fitted, {} held out",
+        samples.len(),
+        held_out.len()
+    ));
     say(format!("scale {:.0}", fitted.scale));
     say(format!(
-        "loss before {:.6} after {:.6}",
-        fitted.loss_before, fitted.loss_after
+        "loss before {:.6} after {:.6}; held out: before {:.6} after {:.6}",
+        fitted.loss_before,
+        fitted.loss_after,
+        tune::fit_loss(&held_out, &eval::WEIGHTS),
+        tune::fit_loss(&held_out, &fitted.weights)
     ));
     say(tune::format_weights(&fitted.weights));
     Ok(())

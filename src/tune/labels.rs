@@ -59,19 +59,9 @@ fn read_label(line: &str) -> anyhow::Result<Label> {
 }
 
 impl Label {
-    /// Whether the label belongs to the fifth of the games held out of a fit. Positions
-    /// of one game (and of games that start alike) share their first moves, so the
-    /// split follows the first ten: a held-out position's game was not fitted.
+    /// Whether the label's game is among those held out of a fit, see [`Game::held_out`].
     pub fn held_out(&self) -> bool {
-        let start = &self.game.moves[..self.game.moves.len().min(10)];
-        // FNV-1a over the coordinates: the same split on every machine and release.
-        let hash = start
-            .iter()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, &(x, y)| {
-                let hash = (hash ^ x as u64).wrapping_mul(0x100_0000_01b3);
-                (hash ^ y as u64).wrapping_mul(0x100_0000_01b3)
-            });
-        hash.is_multiple_of(5)
+        self.game.held_out()
     }
 }
 
