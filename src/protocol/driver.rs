@@ -330,8 +330,8 @@ impl Session {
         }
     }
 
-    /// Applies `change` to a copy of the board and, if it succeeds and the side to move
-    /// has a legal move, keeps the copy and asks for a move. Otherwise nothing changes.
+    /// Applies `change` to a copy of the board and, if it succeeds, [`Self::answer`]s it.
+    /// Otherwise nothing changes.
     fn with_board(
         &mut self,
         change: impl FnOnce(&mut Board, &Settings) -> Result<(), String>,
@@ -343,11 +343,36 @@ impl Session {
         if let Err(message) = change(&mut board, &self.settings) {
             return Output::error(message);
         }
-        if !has_legal_move(&mut board) {
+        self.answer(board, 1, true)
+    }
+
+    /// Keeps `board` and asks for its best `count` moves, the first played if `play`.
+    /// With no empty point left that is an error and nothing changes. When every empty
+    /// point is a foul for Black under renju, there is no legal move and the protocol has
+    /// no pass: the answer is a foul at once, which loses as any answer would, instead of
+    /// silence until the manager's timeout.
+    fn answer(&mut self, mut board: Board, count: usize, play: bool) -> Output {
+        let empties: Vec<Pos> = board.empty_points().collect();
+        let Some(&foul) = empties.first() else {
             return Output::error("no legal move left: the board is full");
+        };
+        let me = board.to_move();
+        if empties.iter().all(|&p| !rules::is_legal(&mut board, p, me)) {
+            if play {
+                board.play(foul);
+            }
+            self.board = Some(board);
+            return Output {
+                lines: vec![
+                    "MESSAGE every empty point is forbidden for Black: a foul is the only answer"
+                        .into(),
+                    foul.to_string(),
+                ],
+                ..Output::default()
+            };
         }
         self.board = Some(board.clone());
-        Output::task(self.think_task(board, 1, true))
+        Output::task(self.think_task(board, count, play))
     }
 
     fn turn(&mut self, at: Coord) -> Output {
@@ -442,12 +467,9 @@ impl Session {
         if count < 1 {
             return Output::error(format!("YXNBEST {count}: the count must be at least 1"));
         }
-        if !has_legal_move(board) {
-            return Output::error("no legal move left: the board is full");
-        }
         let count = count.min(board.width() as i64 * board.height() as i64) as usize;
         let board = board.clone();
-        Output::task(self.think_task(board, count, false))
+        self.answer(board, count, false)
     }
 
     fn block_line(&mut self, line: &str) -> Output {
@@ -504,13 +526,7 @@ impl Session {
                 self.board = Some(board);
                 Output::default()
             }
-            BlockKind::Board => {
-                if !has_legal_move(&mut board) {
-                    return Output::error("BOARD rejected: no legal move left, the board is full");
-                }
-                self.board = Some(board.clone());
-                Output::task(self.think_task(board, 1, true))
-            }
+            BlockKind::Board => self.answer(board, 1, true),
             BlockKind::Swap2Board => {
                 self.board = Some(board.clone());
                 Output::task(Task::Swap2 {
@@ -587,12 +603,6 @@ impl Session {
             }
         }
     }
-}
-
-fn has_legal_move(board: &mut Board) -> bool {
-    let me = board.to_move();
-    let empties: Vec<Pos> = board.empty_points().collect();
-    empties.into_iter().any(|p| rules::is_legal(board, p, me))
 }
 
 fn empty_point(board: &Board, at: Coord) -> Result<Pos, String> {
