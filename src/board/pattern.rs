@@ -434,7 +434,8 @@ pub enum Threat {
     Flex3Plus,
     Block4,
     Block4Plus,
-    /// Two flex threes (under renju a possible double-three foul for Black: check it).
+    /// Two flex threes (never for Black under renju, where they are a foul or hide a
+    /// false three).
     Flex3x2,
     /// A four and a flex three.
     Block4Flex3,
@@ -489,7 +490,7 @@ impl Threat {
     }
 
     /// Combines the four line patterns of a point. `renju_black` marks overlines and
-    /// double-fours as forbidden.
+    /// double-fours as forbidden, and a double three as one three.
     pub fn classify(patterns: [Pattern; 4], renju_black: bool) -> Threat {
         let mut count = [0u8; PATTERN_KINDS];
         for p in patterns {
@@ -509,6 +510,9 @@ impl Threat {
             (2.., _) => Threat::Flex4,
             _ if n(Pattern::Flex4) > 0 => Threat::Flex4,
             (1, 1..) => Threat::Block4Flex3,
+            // Black's two threes under renju are a foul, unless one is false (its four
+            // would be a foul): at most one real three either way.
+            (0, 2..) if renju_black => Threat::Flex3Plus,
             (0, 2..) => Threat::Flex3x2,
             (1, 0) if minor > 0 => Threat::Block4Plus,
             (1, 0) => Threat::Block4,
@@ -564,6 +568,10 @@ mod threat_tests {
         assert_eq!(
             renju([P::Five, P::Overline, P::None, P::None]),
             Threat::Five
+        );
+        assert_eq!(
+            renju([P::Flex3, P::Flex3, P::None, P::None]),
+            Threat::Flex3Plus
         );
         assert!(Threat::Block4.makes_four() && !Threat::Flex3x2.makes_four());
     }

@@ -29,7 +29,6 @@ pub mod vct;
 use crate::board::pattern::Threat;
 use crate::board::{Board, Color, Pos};
 use crate::eval;
-use crate::rules::Rule;
 use ordering::Situation;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -1071,9 +1070,9 @@ impl<'a> Search<'a> {
                 return MATE - (ply + win.plies) as i32;
             }
         }
-        // A double three with no opponent four to interpose almost always wins.
-        let double_three = self.board.threat_count(me, Threat::Flex3x2) > 0
-            && !(self.board.rule() == Rule::Renju && me == Color::Black);
+        // A double three with no opponent four to interpose almost always wins (Black
+        // has none under renju, see `Threat::classify`).
+        let double_three = self.board.threat_count(me, Threat::Flex3x2) > 0;
         if double_three && self.board.four_points(me.opponent()).is_empty() {
             return eval::evaluate(&self.board) + DOUBLE_THREE_BONUS;
         }
@@ -1092,6 +1091,7 @@ impl<'a> Search<'a> {
 mod tests {
     use super::*;
     use crate::board::testing::{self, picture};
+    use crate::rules::Rule;
 
     fn best(board: &Board, depth: u32) -> ScoredMove {
         best_with_threads(board, depth, 1)
