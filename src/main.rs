@@ -101,13 +101,14 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
         Some("--initiative") => (tune::Scope::Initiative, &args[1..]),
         _ => (tune::Scope::All, args),
     };
-    let (held_out, fitted_on): (Vec<_>, Vec<_>) = read_games(files)?
+    let (held_out_games, fitted_games): (Vec<_>, Vec<_>) = read_games(files)?
         .into_iter()
         .partition(tune::Game::held_out);
-    let samples = |games: &[tune::Game]| -> Vec<tune::Sample> {
+    let quiet_positions = |games: &[tune::Game]| -> Vec<tune::Sample> {
         games.iter().flat_map(tune::samples).collect()
     };
-    let (samples, held_out) = (samples(&fitted_on), samples(&held_out));
+    let samples = quiet_positions(&fitted_games);
+    let held_out = quiet_positions(&held_out_games);
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
     let fitted = tune::fit(&samples, &eval::WEIGHTS, scope);
     say(format!(
