@@ -73,23 +73,35 @@ def threads(count):
     return [f"thread={count}"] if count else []
 
 
-def count_failures(sgf_text, engine_name):
-    """Losses of `engine_name` and of its opponent by time, crash, illegal or forbidden move."""
+# What c-gomoku-cli prints when an engine fails, with the engine's name. It writes a
+# game lost at START (an ERROR or no OK) into the SGF as a time forfeit of the side to
+# move, whichever engine failed, so time losses and crashes are counted from these lines.
+RUNNER_FAILURES = [
+    ("time", re.compile(r"engine (\S+) timeout (?:at \d+ moves after opening|before answering START)")),
+    ("crash", re.compile(r"engine (\S+) crashed (?:at \d+ moves after opening|before answering START)")),
+    ("start", re.compile(r"engine (\S+) output error:")),
+    ("illegal", re.compile(r"engine (\S+) output illegal move")),
+]
+
+
+def count_failures(runner_log, sgf_text, engine_name):
+    """Failures of `engine_name` ("lianzhu") and of its opponent: time losses, crashes,
+    ERROR answers to START and illegal moves as the runner reported them, and forbidden
+    moves (always Black's) from the games."""
     failures = {}
+
+    def add(side, kind):
+        failures[(side, kind)] = failures.get((side, kind), 0) + 1
+
+    for line in runner_log.splitlines():
+        for kind, pattern in RUNNER_FAILURES:
+            for name in pattern.findall(line):
+                add("lianzhu" if name == engine_name else "opponent", kind)
     for game in sgf_text.split("(;")[1:]:
         black = re.search(r"PB\[(.*?)\]", game)
-        result = re.search(r"RE\[(.*?)\]", game)
         reason = re.search(r"TE\[(.*?)\]", game)
-        if not black or not result or not reason:
-            continue
-        reason = reason.group(1)
-        # The reason names the loser ("Black play forbidden move") or the winner ("White
-        # win by ..."); the result always names the winner.
-        winner_is_black = result.group(1).startswith("B+")
-        loser = "opponent" if (black.group(1) == engine_name) == winner_is_black else "lianzhu"
-        for kind, text in [("time", "time forfeit"), ("crash", "crash"), ("illegal", "illegal"), ("forbidden", "forbidden")]:
-            if text in reason:
-                failures[(loser, kind)] = failures.get((loser, kind), 0) + 1
+        if black and reason and "forbidden" in reason.group(1):
+            add("lianzhu" if black.group(1) == engine_name else "opponent", "forbidden")
     return failures
 
 
@@ -129,6 +141,10 @@ def main():
         print(f"no openings file {openings}: games start from the empty board", file=sys.stderr)
     if args.sprt:
         command += ["-sprt", f"elo0={args.sprt[0]}", f"elo1={args.sprt[1]}"]
+    # Line-buffered, so that the runner's failure reports (stderr) never land inside
+    # another line of its output.
+    if shutil.which("stdbuf"):
+        command = ["stdbuf", "-oL", *command]
     with open(os.path.join(out, "runner.log"), "w") as log:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         last = None
@@ -146,11 +162,14 @@ def main():
     score, difference = summary(wins, losses, draws)
     print(f"\nlianzhu vs {os.path.basename(args.opponent)}: rule {args.rule}, {args.size}x{args.size}, tc {args.tc}")
     print(f"W-L-D {wins}-{losses}-{draws}  score {100 * score:.1f} %  Elo {difference}")
-    with open(os.path.join(out, "games.sgf")) as sgf:
-        failures = count_failures(sgf.read(), "lianzhu")
+    with open(os.path.join(out, "runner.log")) as log, open(os.path.join(out, "games.sgf")) as sgf:
+        failures = count_failures(log.read(), sgf.read(), "lianzhu")
     for side in ["lianzhu", "opponent"]:
-        kinds = {kind: failures.get((side, kind), 0) for kind in ["time", "crash", "illegal", "forbidden"]}
-        print(f"{side} losses by time {kinds['time']}, crash {kinds['crash']}, illegal move {kinds['illegal']}, forbidden move {kinds['forbidden']}")
+        kinds = {kind: failures.get((side, kind), 0) for kind in ["time", "crash", "start", "illegal", "forbidden"]}
+        print(
+            f"{side} losses by time {kinds['time']}, crash {kinds['crash']}, error at START {kinds['start']}, "
+            f"illegal move {kinds['illegal']}, forbidden move {kinds['forbidden']}"
+        )
     print(f"games and logs: {out}")
 
 

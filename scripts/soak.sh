@@ -15,7 +15,7 @@ cp "$engine" "$copy"
 report=$(python3 scripts/match.py --engine "$engine" --opponent "$copy" --rule "$rule" --size "$size" \
     --tc "$tc" --games "$games" --concurrency 2 | tail -4)
 echo "$report"
-failures=$(echo "$report" | grep -o 'time [0-9]*, crash [0-9]*, illegal move [0-9]*, forbidden move [0-9]*' \
+failures=$(echo "$report" | grep -o 'time [0-9]*, crash [0-9]*, error at START [0-9]*, illegal move [0-9]*, forbidden move [0-9]*' \
     | grep -o '[0-9]*' | awk '{ s += $1 } END { print s + 0 }')
 echo "soak: $games games, $failures failures"
 [ "$failures" -eq 0 ]
