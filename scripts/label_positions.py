@@ -17,13 +17,13 @@ order: at 100 ms a position that gives scores close to those Rapfi prints in pla
 where a cold 50 ms search gave scores that did not predict the results at all.
 Each output line: rule, board size, the judge's score for the side to move (its units),
 the game's result for the side to move (1, 0 or 0.5), then the moves from the empty
-board as x,y. Positions the judge scores as a mate are left out.
+board as x,y. A position the judge scores as a mate gets +-MATE_SCORE.
 """
 import argparse
 import os
 import re
 
-from judge import Judge
+from judge import Judge, score_of
 from records import read_games
 
 
@@ -32,8 +32,8 @@ def printed_scores(messages_text, name):
     scores = {}
     for block in messages_text.split("Game ID: ")[1:]:
         game = int(block.split("\n", 1)[0])
-        found = re.findall(r"^(\d+)\) (\S+): .*?Eval (-?\d+) ", block, re.M)
-        scores[game] = {int(ply) - 1: int(score) for ply, engine, score in found if engine == name}
+        found = re.findall(r"^(\d+)\) (\S+): (.*?Eval \S+)", block, re.M)
+        scores[game] = {int(ply) - 1: score_of(line) for ply, engine, line in found if engine == name}
     return scores
 
 
