@@ -487,12 +487,19 @@ impl<'a> Search<'a> {
         if count == 1 && !is_mate(roots[0].score) {
             self.avoid_opponent_vct(&mut roots);
         }
+        // A move no iteration has scored (the search was stopped first) gets the static
+        // score of the position.
+        let unsearched = eval::evaluate(&self.board);
         let moves = roots
             .iter()
             .take(count.max(1))
             .map(|r| ScoredMove {
                 pos: r.pos,
-                score: r.score,
+                score: if r.score == -INFINITY {
+                    unsearched
+                } else {
+                    r.score
+                },
             })
             .collect();
         (moves, roots[0].pv.get(1).copied())
@@ -601,7 +608,9 @@ impl<'a> Search<'a> {
         let (mut finished, mut best_score) = (0, 0);
         for depth in first_depth.min(max_depth)..=max_depth {
             let score = self.aspiration(roots, depth, best_score, count);
-            if self.stopped && depth > 1 {
+            // A stopped iteration counts only at depth 1, and only once it has searched a
+            // root move: before that it knows nothing, not a loss.
+            if self.stopped && (depth > 1 || score == -INFINITY) {
                 break;
             }
             (finished, best_score) = (depth, score);
@@ -1301,15 +1310,23 @@ mod tests {
             Color::Black,
         );
         let mut engine = Engine::new(1 << 20);
+        let mut last = LastProgress::default();
         let moves = engine.best_moves(
             &board,
             1,
             &Limits::default(),
             &AtomicBool::new(true),
-            &mut Silent,
+            &mut last,
         );
         assert_eq!(moves.len(), 1);
         assert!(board.is_empty(moves[0].pos));
+        // Stopped before any root move was searched, it knows of no win or loss.
+        assert!(!is_mate(moves[0].score), "{:?}", moves[0]);
+        assert!(
+            last.0.as_ref().is_none_or(|p| !is_mate(p.score)),
+            "{:?}",
+            last.0
+        );
     }
 
     #[test]
