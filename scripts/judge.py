@@ -61,9 +61,9 @@ class Judge:
                 return None, "TIMEOUT"
             if line is None:
                 raise RuntimeError("the judge exited")
-            found = score_of(line)
-            if found is not None:
-                score = found
+            reported = score_of(line)
+            if reported is not None:
+                score = reported
             elif re.match(r"^\d+,\d+$", line) or line == "OK" or line.startswith("ERROR"):
                 return score, line
 

@@ -11,7 +11,8 @@ The judge is not part of this repository; build Rapfi from https://github.com/dh
 Example:
   scripts/review_losses.py --judge /path/to/pbrain-rapfi matches/X/games.sgf --games 4
 Output, one line per lost game: the colour Lianzhu played, then for each of its moves
-"move number:played[judge's move]score"; a proven win or loss scores +-400.
+"move number:played[judge's move]score"; a proven win or loss scores +-MATE_SCORE
+(judge.py).
 """
 import argparse
 
