@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from records import read_games
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPENINGS = {
     (0, 20): "freestyle_20x20.txt",
@@ -105,6 +107,17 @@ def count_failures(runner_log, sgf_text, engine_name):
     return failures
 
 
+def by_colour(sgf_text, engine_name):
+    """W-L-D of `engine_name` as Black and as White: renju and small boards favour one
+    colour, so the two halves of a match tell apart what the total hides."""
+    results = {"B": [0, 0, 0], "W": [0, 0, 0]}
+    for _, _, _, black, winner, _ in read_games(sgf_text):
+        colour = "B" if black == engine_name else "W"
+        outcome = 2 if winner is None else (0 if winner == colour else 1)
+        results[colour][outcome] += 1
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-lianzhu"))
@@ -163,7 +176,10 @@ def main():
     print(f"\nlianzhu vs {os.path.basename(args.opponent)}: rule {args.rule}, {args.size}x{args.size}, tc {args.tc}")
     print(f"W-L-D {wins}-{losses}-{draws}  score {100 * score:.1f} %  Elo {difference}")
     with open(os.path.join(out, "runner.log")) as log, open(os.path.join(out, "games.sgf")) as sgf:
-        failures = count_failures(log.read(), sgf.read(), "lianzhu")
+        sgf_text = sgf.read()
+        failures = count_failures(log.read(), sgf_text, "lianzhu")
+    colours = by_colour(sgf_text, "lianzhu")
+    print("as Black {}-{}-{}, as White {}-{}-{}".format(*colours["B"], *colours["W"]))
     for side in ["lianzhu", "opponent"]:
         kinds = {kind: failures.get((side, kind), 0) for kind in ["time", "crash", "start", "illegal", "forbidden"]}
         print(
