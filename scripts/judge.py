@@ -1,5 +1,6 @@
-"""A Gomocup engine used as a judge by the review and labelling scripts: it scores
-positions (its "Eval" MESSAGE lines, as Rapfi prints them) and names its move."""
+"""A Gomocup engine used as a judge by the review, labelling and opening scripts: it
+scores positions (its "Eval" MESSAGE lines as Rapfi prints them, or "ev" as Lianzhu
+does) and names its move."""
 import queue
 import re
 import subprocess
@@ -10,11 +11,11 @@ import threading
 # positions where the side to move has a four-three: a fit on them cut that threat's
 # weight from 4 173 to 943, and the engine lost 34 of 44 games to Rapfi.
 MATE_SCORE = 400
-SCORE = re.compile(r"Eval ([-+]?)(M?)(\d+)")
+SCORE = re.compile(r"\b(?:Eval|ev) ([-+]?)(M?)(\d+)")
 
 
 def score_of(line):
-    """The score an "Eval" MESSAGE line gives (a mate as +-MATE_SCORE), or None."""
+    """The score an "Eval" or "ev" MESSAGE line gives (a mate as +-MATE_SCORE), or None."""
     found = SCORE.search(line)
     if not found:
         return None

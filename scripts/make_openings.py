@@ -4,7 +4,10 @@
 Random openings of STONES stones within RADIUS of the centre are drawn from a fixed
 seed; each is kept only if ENGINE, thinking MS milliseconds on it, scores it within
 MARGIN of even. ENGINE is Lianzhu or, as a sharper judge, Rapfi (its scores have their own
-units: about 100 is a clear edge at 1 s).
+units: about 100 is a clear edge at 1 s). Each opening is judged as a new game, through
+scripts/judge.py, which waits for the engine to take START before it sends the position:
+Rapfi, busy just after it answers, drops a BOARD sent at once, and every answer after
+that would have been read for the wrong opening.
 Standard library only.
 
 usage: make_openings.py ENGINE SIZE RULE COUNT [--stones 3] [--radius 3] [--ms 200]
@@ -13,11 +16,23 @@ usage: make_openings.py ENGINE SIZE RULE COUNT [--stones 3] [--radius 3] [--ms 2
 import argparse
 import random
 import re
-import subprocess
 import sys
 
-# Lianzhu reports "MESSAGE depth D ev S ...", Rapfi "MESSAGE ... | Eval S | ...".
-SCORE = re.compile(r"^MESSAGE .*\b(?:ev|Eval) (-?\d+)")
+from judge import Judge
+
+
+def random_openings(rng, stones, radius):
+    """Distinct random openings, each a list of offsets, Black's first."""
+    seen = set()
+    while True:
+        offsets = []
+        while len(offsets) < stones:
+            point = (rng.randint(-radius, radius), rng.randint(-radius, radius))
+            if point not in offsets:
+                offsets.append(point)
+        if tuple(offsets) not in seen:
+            seen.add(tuple(offsets))
+            yield offsets
 
 
 def main():
@@ -32,54 +47,19 @@ def main():
     parser.add_argument("--margin", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    engine = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(line):
-        engine.stdin.write(line + "\n")
-        engine.stdin.flush()
-
-    def answer():
-        """Returns (last search score, answer line)."""
-        score = None
-        while True:
-            line = engine.stdout.readline()
-            if not line:
-                raise SystemExit("engine exited")
-            line = line.strip()
-            reported = SCORE.search(line)
-            if reported:
-                score = int(reported.group(1))
-            elif not line.startswith("MESSAGE"):
-                return score, line
-
-    send(f"INFO rule {args.rule}")
-    send(f"INFO timeout_turn {args.ms}")
-    send(f"START {args.size}")
-    answer()
+    judge = Judge(args.engine, args.ms)
     half = args.size // 2
-    kept, seen = [], set()
-    while len(kept) < args.count:
-        offsets = []
-        while len(offsets) < args.stones:
-            point = (rng.randint(-args.radius, args.radius), rng.randint(-args.radius, args.radius))
-            if point not in offsets:
-                offsets.append(point)
-        key = tuple(offsets)
-        if key in seen:
-            continue
-        seen.add(key)
-        send("BOARD")
-        for i, (dx, dy) in enumerate(offsets):
-            own = 1 if (len(offsets) - i) % 2 == 0 else 2
-            send(f"{dx + half},{dy + half},{own}")
-        send("DONE")
-        score, _ = answer()
-        print(f"{key}: {score}", file=sys.stderr)
-        if score is not None and abs(score) <= args.margin:
-            kept.append(", ".join(f"{dx},{dy}" for dx, dy in offsets))
-            print(kept[-1], flush=True)
-    send("END")
+    kept = 0
+    for offsets in random_openings(random.Random(args.seed), args.stones, args.radius):
+        if kept == args.count:
+            break
+        moves = [(dx + half, dy + half) for dx, dy in offsets]
+        score, answer = judge.think(args.size, args.rule, moves)
+        print(f"{tuple(offsets)}: {score} {answer}", file=sys.stderr)
+        if score is not None and abs(score) <= args.margin and re.match(r"^\d+,\d+$", answer):
+            kept += 1
+            print(", ".join(f"{dx},{dy}" for dx, dy in offsets), flush=True)
+    judge.close()
 
 
 if __name__ == "__main__":
