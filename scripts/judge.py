@@ -14,6 +14,11 @@ MATE_SCORE = 400
 SCORE = re.compile(r"\b(?:Eval|ev) ([-+]?)(M?)(\d+)")
 
 
+def is_move(line):
+    """Whether an answer line is a move ("x,y")."""
+    return re.match(r"^\d+,\d+$", line) is not None
+
+
 def score_of(line):
     """The score an "Eval" or "ev" MESSAGE line gives (a mate as +-MATE_SCORE), or None."""
     found = SCORE.search(line)
@@ -65,7 +70,7 @@ class Judge:
             reported = score_of(line)
             if reported is not None:
                 score = reported
-            elif re.match(r"^\d+,\d+$", line) or line == "OK" or line.startswith("ERROR"):
+            elif is_move(line) or line == "OK" or line.startswith("ERROR"):
                 return score, line
 
     def think(self, size, rule, moves):

@@ -15,10 +15,9 @@ usage: make_openings.py ENGINE SIZE RULE COUNT [--stones 3] [--radius 3] [--ms 2
 """
 import argparse
 import random
-import re
 import sys
 
-from judge import Judge
+from judge import Judge, is_move
 
 
 def random_openings(rng, stones, radius):
@@ -56,7 +55,7 @@ def main():
         moves = [(dx + half, dy + half) for dx, dy in offsets]
         score, answer = judge.think(args.size, args.rule, moves)
         print(f"{tuple(offsets)}: {score} {answer}", file=sys.stderr)
-        if score is not None and abs(score) <= args.margin and re.match(r"^\d+,\d+$", answer):
+        if score is not None and abs(score) <= args.margin and is_move(answer):
             kept += 1
             print(", ".join(f"{dx},{dy}" for dx, dy in offsets), flush=True)
     judge.close()
