@@ -118,6 +118,31 @@ def by_colour(sgf_text, engine_name):
     return results
 
 
+def answer_times(sgf_text, engine_name):
+    """Milliseconds each side took per move, as the runner timed them (the comment of
+    every move after the opening), keyed "lianzhu" and "opponent"."""
+    times = {"lianzhu": [], "opponent": []}
+    for record in sgf_text.split("(;")[1:]:
+        black = re.search(r"PB\[(.*?)\]", record)
+        if not black:
+            continue
+        for colour, ms in re.findall(r";([BW])\[\w+\]C\[(\d+)ms\]", record):
+            ours = (colour == "B") == (black.group(1) == engine_name)
+            times["lianzhu" if ours else "opponent"].append(int(ms))
+    return times
+
+
+def describe_answer_times(times, turn_ms):
+    """The longest answer, the 99th percentile and how many answers took longer than the
+    turn limit: the margin an engine keeps shows here before it costs a game."""
+    if not times:
+        return "no timed answers"
+    ordered = sorted(times)
+    percentile = ordered[min(len(ordered) - 1, len(ordered) * 99 // 100)]
+    over = sum(1 for ms in ordered if turn_ms and ms > turn_ms)
+    return f"longest answer {ordered[-1]} ms, 99 % within {percentile} ms, {over} of {len(ordered)} over the turn limit"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-lianzhu"))
@@ -186,6 +211,9 @@ def main():
             f"{side} losses by time {kinds['time']}, crash {kinds['crash']}, error at START {kinds['start']}, "
             f"illegal move {kinds['illegal']}, forbidden move {kinds['forbidden']}"
         )
+    turn_ms = round(1000 * float(args.tc.split("/")[-1]))
+    for side, times in answer_times(sgf_text, "lianzhu").items():
+        print(f"{side} {describe_answer_times(times, turn_ms)}")
     print(f"games and logs: {out}")
 
 
