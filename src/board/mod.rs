@@ -1,12 +1,12 @@
-//! Stones, side to move, Zobrist key, move history, and the incremental line keys from
-//! which every pattern is read.
+//! Stones, side to move, Zobrist key, move history, and the incremental lines from whose
+//! keys every pattern is read.
 //!
 //! Layout: a point is `y * STRIDE + x` with `STRIDE = 32`, so every board up to 32×32
 //! shares one fixed-size array; points outside `width × height` are never touched.
-//! `keys[p][d]` is the line key of point `p` in direction `d` (see [`pattern`]): the ten
-//! neighbours at distances 1..=5, two bits each, walls for cells off the board. Placing
-//! or removing a stone rewrites two bits in the keys of the forty points that see it, so
-//! reading a pattern is one table look-up.
+//! Each line of the board (per direction) is one word of two-bit cell codes, walls off
+//! the board. The line key of point `p` in direction `d` (see [`pattern`]), its ten
+//! neighbours at distances 1..=5, is a shift of its line's word, so placing or removing
+//! a stone rewrites two bits of four words, and reading a pattern is one table look-up.
 //!
 //! Derived from the keys and kept up to date on every change, for the evaluation and the
 //! move generator: each empty point's four patterns and combined [`Threat`] per colour,
@@ -227,6 +227,58 @@ fn per_point<T: Clone>(value: T) -> PerPoint<T> {
         .unwrap_or_else(|_| unreachable!("POINTS values"))
 }
 
+/// Lines per direction: the diagonals of the largest board.
+const LINES: usize = 2 * MAX_SIZE - 1;
+
+/// Where a point lies in its line of one direction: the line, and the index along it
+/// (`x`, or `y` for columns). The cell at index `i` takes bits `2 (i + LINE_PADDING)` of
+/// the line's word: walls below the first cell and above the last fill every window
+/// that reaches past the board, and the windows of all the points that see one cell
+/// lie in one 64-bit shift of the word (see `Board::refresh_observers`).
+#[derive(Clone, Copy, Default)]
+struct LineSpot {
+    line: u8,
+    index: u8,
+}
+
+impl LineSpot {
+    fn of(pos: Pos, d: usize) -> LineSpot {
+        let (x, y) = (pos.x(), pos.y());
+        let (line, index) = match DIRECTIONS[d] {
+            (1, 0) => (y, x),
+            (0, 1) => (x, y),
+            (1, 1) => (x + MAX_SIZE - 1 - y, x),
+            _ => (x + y, x),
+        };
+        LineSpot {
+            line: line as u8,
+            index: index as u8,
+        }
+    }
+
+    /// `code` in this point's cell of its line's word.
+    fn cell_bits(self, code: u32) -> u128 {
+        u128::from(code) << (2 * (u32::from(self.index) + LINE_PADDING))
+    }
+
+    /// The cells from `index - 2 * HALF_LINE` on, two bits each, lowest first.
+    fn neighbourhood(self, line: u128) -> u64 {
+        (line >> (2 * u32::from(self.index))) as u64
+    }
+}
+
+/// Walls below a line's first cell: enough for the neighbourhood of the first cell.
+const LINE_PADDING: u32 = 2 * HALF_LINE as u32;
+
+/// The line key of the point `offset` cells before the centre of a
+/// [`LineSpot::neighbourhood`]: its cells from `-5` to `+5`, the centre left out.
+fn key_in_neighbourhood(neighbourhood: u64, offset: i32) -> u32 {
+    const HALF_BITS: u32 = 2 * HALF_LINE as u32;
+    const HALF_MASK: u32 = (1 << HALF_BITS) - 1;
+    let window = (neighbourhood >> (2 * (HALF_LINE as i32 - offset))) as u32;
+    (window & HALF_MASK) | ((window >> (HALF_BITS + 2)) & HALF_MASK) << HALF_BITS
+}
+
 /// See [`Board::threat_table_half`].
 fn threat_table_half(rule: Rule, color: Color) -> usize {
     usize::from(rule == Rule::Renju && color == Color::Black)
@@ -238,7 +290,10 @@ pub struct Board {
     height: usize,
     rule: Rule,
     cells: PerPoint<Cell>,
-    keys: PerPoint<[u32; 4]>,
+    /// `lines[d][l]`: the cells of line `l` in direction `d`, see [`LineSpot`].
+    lines: [[u128; LINES]; 4],
+    /// Where each point lies in its line of each direction.
+    spots: PerPoint<[LineSpot; 4]>,
     hash: u64,
     to_move: Color,
     history: Vec<Move>,
@@ -258,7 +313,7 @@ pub struct Board {
     /// Points where the colour makes a four (or better), see [`Threat::makes_four`].
     fours: [PointSet; 2],
     /// Per direction, the range of offsets at which the point lies from the points
-    /// that see it (see `for_each_observer`).
+    /// that see it (see `refresh_observers`).
     observer_offsets: PerPoint<[(i8, i8); 4]>,
     /// Stones within Chebyshev distance two.
     near: PerPoint<u8>,
@@ -282,7 +337,8 @@ impl Board {
             height,
             rule,
             cells: per_point(Cell::Empty),
-            keys: per_point([0; 4]),
+            lines: [[u128::MAX; LINES]; 4],
+            spots: per_point([LineSpot::default(); 4]),
             hash: 0,
             to_move: Color::Black,
             history: Vec::new(),
@@ -303,7 +359,7 @@ impl Board {
             overwritten: Vec::new(),
             placements: Vec::new(),
         };
-        board.init_edge_keys();
+        board.init_lines();
         board.init_observer_offsets();
         for pos in board.points() {
             board.refresh_point(pos);
@@ -311,14 +367,13 @@ impl Board {
         board
     }
 
-    fn init_edge_keys(&mut self) {
+    /// Every line starts as walls; the points of the board are emptied.
+    fn init_lines(&mut self) {
         for pos in self.points() {
-            for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-                for offset in -(HALF_LINE as i32)..=HALF_LINE as i32 {
-                    if offset != 0 && self.offset(pos, dx * offset, dy * offset).is_none() {
-                        self.keys[pos.index()][d] |= CODE_WALL << key_shift(offset);
-                    }
-                }
+            for d in 0..4 {
+                let spot = LineSpot::of(pos, d);
+                self.spots[pos.index()][d] = spot;
+                self.lines[d][spot.line as usize] &= !spot.cell_bits(CODE_WALL);
             }
         }
     }
@@ -380,9 +435,9 @@ impl Board {
 
     /// Re-reads the pattern of the empty `pos` along `d` and its threats, saving the
     /// point's state first if they change.
-    fn refresh_line(&mut self, pos: Pos, d: usize) {
+    fn refresh_line(&mut self, pos: Pos, d: usize, key: u32) {
         let i = pos.index();
-        let pair = self.pattern_pairs.at(self.keys[i][d]);
+        let pair = self.pattern_pairs.at(key);
         let unchanged = COLORS
             .iter()
             .all(|&color| pair.get(color) == self.patterns[i][color.index()][d]);
@@ -429,7 +484,7 @@ impl Board {
             let c = color.index();
             let mut combination = 0;
             for d in 0..4 {
-                let pattern = self.pattern_at_key(self.keys[i][d], color);
+                let pattern = self.pattern_at_key(self.line_key(pos, d), color);
                 self.patterns[i][c][d] = pattern;
                 combination += pattern as u16 * pattern::combination_weight(d);
             }
@@ -485,7 +540,7 @@ impl Board {
         };
         let (i, c) = (pos.index(), color.index());
         let blocker = Cell::Stone(color.opponent()).code();
-        let key = self.keys[i][d] | (blocker << key_shift(offset));
+        let key = self.line_key(pos, d) | (blocker << key_shift(offset));
         let old = self.patterns[i][c][d] as u16;
         let new = self.pattern_at_key(key, color) as u16;
         let weight = pattern::combination_weight(d);
@@ -629,13 +684,8 @@ impl Board {
         self.hash ^= Self::point_key(pos, cell);
         self.clear_threats(pos);
         self.empty_near.set(pos, false);
-        let code = cell.code();
-        self.for_each_observer(pos, |board, observer, d, shift| {
-            board.keys[observer.index()][d] |= code << shift;
-            if board.is_empty(observer) {
-                board.refresh_line(observer, d);
-            }
-        });
+        self.set_line_cells(pos, cell.code());
+        self.refresh_observers(pos);
         if cell != Cell::Wall {
             self.update_near(pos, true);
         }
@@ -665,9 +715,7 @@ impl Board {
     fn lift(&mut self, pos: Pos, cell: Cell) {
         self.cells[pos.index()] = Cell::Empty;
         self.hash ^= Self::point_key(pos, cell);
-        self.for_each_observer(pos, |board, observer, d, shift| {
-            board.keys[observer.index()][d] &= !(CODE_WALL << shift);
-        });
+        self.set_line_cells(pos, CODE_EMPTY);
         if cell != Cell::Wall {
             self.update_near(pos, false);
         }
@@ -695,17 +743,29 @@ impl Board {
         zobrist().points[table][pos.index()]
     }
 
-    /// Calls `visit(board, observer, d, shift)` for every point that sees `pos`, where
-    /// `shift` places `pos`'s cell inside the observer's key along `d`.
-    fn for_each_observer(&mut self, pos: Pos, mut visit: impl FnMut(&mut Board, Pos, usize, u32)) {
+    /// Writes `code` into `pos`'s cell of its four lines.
+    fn set_line_cells(&mut self, pos: Pos, code: u32) {
+        for d in 0..4 {
+            let spot = self.spots[pos.index()][d];
+            let line = &mut self.lines[d][spot.line as usize];
+            *line = *line & !spot.cell_bits(CODE_WALL) | spot.cell_bits(code);
+        }
+    }
+
+    /// Re-reads the patterns of the empty points that see `pos`.
+    fn refresh_observers(&mut self, pos: Pos) {
         for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
             let step = dy * STRIDE as i32 + dx;
+            let spot = self.spots[pos.index()][d];
+            let neighbourhood = spot.neighbourhood(self.lines[d][spot.line as usize]);
             // `pos` lies `offset` steps from the point `observer`.
             let (lowest, highest) = self.observer_offsets[pos.index()][d];
             let offsets = i32::from(lowest)..=i32::from(highest);
             for offset in offsets.filter(|&offset| offset != 0) {
                 let observer = Pos((pos.index() as i32 - offset * step) as u16);
-                visit(self, observer, d, key_shift(offset));
+                if self.is_empty(observer) {
+                    self.refresh_line(observer, d, key_in_neighbourhood(neighbourhood, offset));
+                }
             }
         }
     }
@@ -738,12 +798,13 @@ impl Board {
 
     /// The line key of `pos` in direction `d`.
     pub fn line_key(&self, pos: Pos, d: usize) -> u32 {
-        self.keys[pos.index()][d]
+        let spot = self.spots[pos.index()][d];
+        key_in_neighbourhood(spot.neighbourhood(self.lines[d][spot.line as usize]), 0)
     }
 
     /// What `color` makes along direction `d` by playing the empty point `pos`.
     pub fn pattern(&self, pos: Pos, color: Color, d: usize) -> Pattern {
-        self.pattern_at_key(self.keys[pos.index()][d], color)
+        self.pattern_at_key(self.line_key(pos, d), color)
     }
 
     /// The four patterns of the empty point `pos` for `color`, as kept up to date
