@@ -758,10 +758,10 @@ impl Board {
             let step = dy * STRIDE as i32 + dx;
             let spot = self.spots[pos.index()][d];
             let neighbourhood = spot.neighbourhood(self.lines[d][spot.line as usize]);
-            // `pos` lies `offset` steps from the point `observer`.
+            // `pos` lies `offset` steps from the point `observer`. Offset 0, `pos`
+            // itself, is occupied and skipped like any stone.
             let (lowest, highest) = self.observer_offsets[pos.index()][d];
-            let offsets = i32::from(lowest)..=i32::from(highest);
-            for offset in offsets.filter(|&offset| offset != 0) {
+            for offset in i32::from(lowest)..i32::from(highest) + 1 {
                 let observer = Pos((pos.index() as i32 - offset * step) as u16);
                 if self.is_empty(observer) {
                     self.refresh_line(observer, d, key_in_neighbourhood(neighbourhood, offset));
