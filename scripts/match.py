@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from records import read_games
+from records import read_games, records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OPENINGS = {
@@ -99,11 +99,10 @@ def count_failures(runner_log, sgf_text, engine_name):
         for kind, pattern in RUNNER_FAILURES:
             for name in pattern.findall(line):
                 add("lianzhu" if name == engine_name else "opponent", kind)
-    for game in sgf_text.split("(;")[1:]:
-        black = re.search(r"PB\[(.*?)\]", game)
+    for black, game in records(sgf_text):
         reason = re.search(r"TE\[(.*?)\]", game)
-        if black and reason and "forbidden" in reason.group(1):
-            add("lianzhu" if black.group(1) == engine_name else "opponent", "forbidden")
+        if reason and "forbidden" in reason.group(1):
+            add("lianzhu" if black == engine_name else "opponent", "forbidden")
     return failures
 
 
@@ -122,12 +121,9 @@ def answer_times(sgf_text, engine_name):
     """Milliseconds each side took per move, as the runner timed them (the comment of
     every move after the opening), keyed "lianzhu" and "opponent"."""
     times = {"lianzhu": [], "opponent": []}
-    for record in sgf_text.split("(;")[1:]:
-        black = re.search(r"PB\[(.*?)\]", record)
-        if not black:
-            continue
+    for black, record in records(sgf_text):
         for colour, ms in re.findall(r";([BW])\[\w+\]C\[(\d+)ms\]", record):
-            ours = (colour == "B") == (black.group(1) == engine_name)
+            ours = (colour == "B") == (black == engine_name)
             times["lianzhu" if ours else "opponent"].append(int(ms))
     return times
 

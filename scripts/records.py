@@ -2,10 +2,18 @@
 import re
 
 
+def records(sgf_text):
+    """Each game record of an SGF collection with Black's name."""
+    for record in sgf_text.split("(;")[1:]:
+        black = re.search(r"PB\[(.*?)\]", record)
+        if black:
+            yield black.group(1), record
+
+
 def read_games(sgf_text):
     """Each finished game: number, rule, size, Black's name, winner ("B", "W" or None
     for a draw), and the moves (x, y) from the empty board."""
-    for record in sgf_text.split("(;")[1:]:
+    for black, record in records(sgf_text):
         result = re.search(r"RE\[(.*?)\]", record)
         if not result:
             continue
@@ -14,7 +22,7 @@ def read_games(sgf_text):
             int(re.search(r"GN\[(\d+)\]", record).group(1)),
             int(re.search(r"RU\[(\d+)\]", record).group(1)),
             int(re.search(r"SZ\[(\d+)\]", record).group(1)),
-            re.search(r"PB\[(.*?)\]", record).group(1),
+            black,
             winner if winner in ("B", "W") else None,
             [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[(\w)(\w)\]", record)],
         )
