@@ -10,7 +10,8 @@ Examples:
   scripts/match.py --engine new/pbrain-lianzhu --opponent old/pbrain-lianzhu --sprt 0 10
 
 With --sprt ELO0 ELO1 the match is a sequential probability ratio test (alpha = beta =
-0.05) that stops as soon as it is decided; that is how strength changes are accepted.
+0.05) on game pairs (pairs.py) that stops as soon as it is decided; that is how
+strength changes are accepted.
 Standard library only. Games (SGF), engine messages and the runner's log are kept in
 --out (default: matches/<date-time>/).
 """
@@ -19,10 +20,12 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
 
+from pairs import Pairs
 from records import read_games, records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -173,22 +176,30 @@ def main():
         command += ["-openings", f"file={openings}", "type=offset", "order=sequential"]
     else:
         print(f"no openings file {openings}: games start from the empty board", file=sys.stderr)
-    if args.sprt:
-        command += ["-sprt", f"elo0={args.sprt[0]}", f"elo1={args.sprt[1]}"]
     # Line-buffered, so that the runner's failure reports (stderr) never land inside
     # another line of its output.
     if shutil.which("stdbuf"):
         command = ["stdbuf", "-oL", *command]
+    live_pairs = Pairs()
     with open(os.path.join(out, "runner.log"), "w") as log:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # A session of its own, so that a decided test stops the runner and its engines.
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
         last = None
         for line in process.stdout:
             log.write(line)
             if line.startswith("Score of"):
                 last = line
                 print(line.rstrip(), flush=True)
-            elif "SPRT" in line or "H0" in line or "H1" in line:
-                print(line.rstrip(), flush=True)
+            if args.sprt and live_pairs.add_finished_line(line, "lianzhu"):
+                elo0, elo1 = args.sprt
+                print(f"SPRT ({elo0:g}, {elo1:g}) on pairs: LLR {live_pairs.llr(elo0, elo1):+.2f}", flush=True)
+                verdict = live_pairs.decision(elo0, elo1)
+                if verdict:
+                    print(f"{verdict} accepted", flush=True)
+                    os.killpg(process.pid, signal.SIGTERM)
+                    break
         process.wait()
     if not last:
         sys.exit(f"no game finished; see {out}/runner.log")
@@ -199,6 +210,9 @@ def main():
     with open(os.path.join(out, "runner.log")) as log, open(os.path.join(out, "games.sgf")) as sgf:
         sgf_text = sgf.read()
         failures = count_failures(log.read(), sgf_text, "lianzhu")
+    finished_pairs = Pairs()
+    finished_pairs.add_sgf(sgf_text, "lianzhu")
+    print(finished_pairs.describe())
     colours = by_colour(sgf_text, "lianzhu")
     print("as Black {}-{}-{}, as White {}-{}-{}".format(*colours["B"], *colours["W"]))
     for side in ["lianzhu", "opponent"]:
