@@ -209,20 +209,27 @@ impl Builder {
             RunOutcome::BlockedFive => return Pattern::None,
             RunOutcome::Short => {}
         }
-        let mut completions = Vec::with_capacity(2);
+        // The cells that complete a five, by count and the first two (no allocation:
+        // this runs for each of a million keys at START).
+        let (mut completions, mut first, mut second) = (0, 0, 0);
         for (index, _) in inner_cells() {
             if line[index] == CODE_EMPTY {
                 line[index] = CODE_BLACK;
                 if run_outcome(&line, self.rule) == RunOutcome::Win {
-                    completions.push(index);
+                    completions += 1;
+                    match completions {
+                        1 => first = index,
+                        2 => second = index,
+                        _ => {}
+                    }
                 }
                 line[index] = CODE_EMPTY;
             }
         }
-        match completions.as_slice() {
-            [_] => return Pattern::Block4,
-            [a, b] if b - a == 5 => return Pattern::Flex4,
-            [_, _, ..] => return Pattern::Double4,
+        match completions {
+            1 => return Pattern::Block4,
+            2 if second - first == 5 => return Pattern::Flex4,
+            2.. => return Pattern::Double4,
             _ => {}
         }
         let mut best = Pattern::None;
