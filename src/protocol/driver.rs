@@ -388,7 +388,11 @@ impl Session {
             return Output::error("no board: send START first");
         };
         match board.pos(at.x, at.y) {
-            None => Output::error(format!("TAKEBACK {at} is off the board")),
+            None => Output::error(format!(
+                "TAKEBACK {at} is off the {}x{} board",
+                board.width(),
+                board.height()
+            )),
             Some(pos) if board.remove(pos) => Output::line("OK"),
             Some(_) => Output::error(format!("TAKEBACK {at}: the square is empty")),
         }
