@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from pairs import Pairs
+from pairs import Pairs, elo
 from records import read_games, records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,11 +47,6 @@ def find_runner():
             "'cd src && make'."
         )
     return runner
-
-
-def elo(score):
-    score = min(max(score, 1e-6), 1 - 1e-6)
-    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
 
 def summary(wins, losses, draws):

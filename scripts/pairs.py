@@ -22,15 +22,15 @@ from records import read_games
 # alpha = beta = 0.05
 LLR_BOUND = math.log((1 - 0.05) / 0.05)
 
-# A finished game as the runner reports it: number, Black, White, result.
-FINISHED = re.compile(r"Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2)")
+# A finished game as the runner reports it: number, Black, result.
+FINISHED = re.compile(r"Finished game (\d+) \((\S+) vs \S+\): (1-0|0-1|1/2-1/2)")
 
 
 def expected_score(elo):
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def elo_of(score):
+def elo(score):
     score = min(max(score, 1e-6), 1 - 1e-6)
     return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: no "-0"
 
@@ -58,7 +58,7 @@ class Pairs:
         found = FINISHED.search(line)
         if not found:
             return False
-        number, black, _, result = found.groups()
+        number, black, result = found.groups()
         black_halves = {"1-0": 2, "0-1": 0, "1/2-1/2": 1}[result]
         return self.add(int(number), black_halves if black == engine_name else 2 - black_halves)
 
@@ -108,7 +108,7 @@ class Pairs:
         counts = " ".join(str(n) for n in self.counts)
         return (
             f"{total} pairs by points 0-0.5-1-1.5-2: {counts}; score {100 * mean:.1f} %, "
-            f"Elo {elo_of(mean):+.1f} (95 %: {elo_of(mean - margin):+.1f} to {elo_of(mean + margin):+.1f})"
+            f"Elo {elo(mean):+.1f} (95 %: {elo(mean - margin):+.1f} to {elo(mean + margin):+.1f})"
         )
 
 
