@@ -784,7 +784,8 @@ impl Board {
         }
     }
 
-    /// How many steps of `(dx, dy)` from `pos` stay on the board, up to [`HALF_LINE`].
+    /// How many steps of `(dx, dy)` from `pos` stay on the board, up to the reach of
+    /// the patterns: a stone farther away changes none.
     fn reach(&self, pos: Pos, dx: i32, dy: i32) -> i32 {
         let room = |at: usize, delta: i32, size: usize| match delta {
             1 => size - 1 - at,
@@ -793,7 +794,7 @@ impl Board {
         };
         room(pos.x(), dx, self.width)
             .min(room(pos.y(), dy, self.height))
-            .min(HALF_LINE) as i32
+            .min(self.pattern_pairs.reach()) as i32
     }
 
     /// The line key of `pos` in direction `d`.

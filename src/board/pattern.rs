@@ -283,11 +283,19 @@ pub struct PairTable {
     /// `pairs` index: the key shifted right by `shift` and masked.
     shift: u32,
     mask: u32,
+    /// How far from a point a cell can change its patterns.
+    reach: usize,
 }
 
 impl PairTable {
     pub fn at(&self, key: u32) -> PatternPair {
         self.pairs[((key >> self.shift) & self.mask) as usize]
+    }
+
+    /// How many cells on each side of a point its patterns read: [`HALF_LINE`], or one
+    /// fewer when the table drops the outermost cells.
+    pub fn reach(&self) -> usize {
+        self.reach
     }
 }
 
@@ -314,12 +322,14 @@ pub fn pairs(black: LineRule, white: LineRule) -> &'static PairTable {
                     .collect(),
                 shift: INNER_SHIFT,
                 mask: INNER_MASK,
+                reach: HALF_LINE - 1,
             }
         } else {
             PairTable {
                 pairs: (0..KEY_COUNT as u32).map(pair).collect(),
                 shift: 0,
                 mask: KEY_COUNT as u32 - 1,
+                reach: HALF_LINE,
             }
         }
     })
