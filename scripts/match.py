@@ -176,26 +176,34 @@ def main():
     if shutil.which("stdbuf"):
         command = ["stdbuf", "-oL", *command]
     live_pairs = Pairs()
+    # Stopped by a signal (Ctrl-C, kill), the match still ends its runner and engines
+    # and sums up the games so far.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with open(os.path.join(out, "runner.log"), "w") as log:
-        # A session of its own, so that a decided test stops the runner and its engines.
+        # A session of its own, so that stopping the runner stops its engines too.
         process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
         )
         last = None
-        for line in process.stdout:
-            log.write(line)
-            if line.startswith("Score of"):
-                last = line
-                print(line.rstrip(), flush=True)
-            if args.sprt and live_pairs.add_finished_line(line, "lianzhu"):
-                elo0, elo1 = args.sprt
-                print(f"SPRT ({elo0:g}, {elo1:g}) on pairs: LLR {live_pairs.llr(elo0, elo1):+.2f}", flush=True)
-                verdict = live_pairs.decision(elo0, elo1)
-                if verdict:
-                    print(f"{verdict} accepted", flush=True)
-                    os.killpg(process.pid, signal.SIGTERM)
-                    break
-        process.wait()
+        try:
+            for line in process.stdout:
+                log.write(line)
+                if line.startswith("Score of"):
+                    last = line
+                    print(line.rstrip(), flush=True)
+                if args.sprt and live_pairs.add_finished_line(line, "lianzhu"):
+                    elo0, elo1 = args.sprt
+                    print(f"SPRT ({elo0:g}, {elo1:g}) on pairs: LLR {live_pairs.llr(elo0, elo1):+.2f}", flush=True)
+                    verdict = live_pairs.decision(elo0, elo1)
+                    if verdict:
+                        print(f"{verdict} accepted", flush=True)
+                        break
+        except KeyboardInterrupt:
+            print("stopped before the end", flush=True)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
     if not last:
         sys.exit(f"no game finished; see {out}/runner.log")
     wins, losses, draws = map(int, re.search(r": (\d+) - (\d+) - (\d+)", last).groups())
