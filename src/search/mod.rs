@@ -64,7 +64,7 @@ const CHECK_VCT_TIME_PERCENT: u32 = 50;
 /// Leaf bonus of the side to move for a double three the opponent cannot meet with a four.
 const DOUBLE_THREE_BONUS: i32 = 2000;
 /// Moves searched below the root when no threat forces the choice.
-const MAX_QUIET_BREADTH: usize = 16;
+pub const MAX_QUIET_BREADTH: usize = 16;
 /// Moves a null-window quiet node searches at `depth`: 3 + depth^1.32, rounded, up to
 /// [`MAX_QUIET_BREADTH`].
 fn quiet_breadth(depth: i32) -> usize {

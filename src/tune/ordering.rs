@@ -6,6 +6,7 @@
 use super::{Adam, Game, ITERATIONS, replay};
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
 use crate::eval::{NEAR_CLASSES, OrderFeatures, OrderWeights};
+use crate::search;
 use crate::search::ordering::{self, Situation};
 
 /// One position: the features of every candidate, and which of them was played.
@@ -167,28 +168,38 @@ pub fn fit(choices: &[Choice]) -> Fit {
     }
 }
 
-/// How often the played move is among the first 1, 4 and 8 by `weights` (ties count
+/// The ranks [`accuracy`] reports on. The last is the search's widest quiet breadth: a
+/// move ranked below it is searched only at the root.
+const RANK_LIMITS: [usize; 4] = [1, 4, 8, search::MAX_QUIET_BREADTH];
+
+/// How often the played move is among the first 1, 4, 8 and 16 by `weights` (ties count
 /// against it), and its mean rank from 0.
 pub fn accuracy(choices: &[Choice], weights: &OrderWeights) -> String {
-    let mut within = [0usize; 3];
+    let mut within = [0usize; RANK_LIMITS.len()];
     let mut ranks = 0;
     for choice in choices {
         let values: Vec<i32> = choice.candidates.iter().map(|c| weights.value(c)).collect();
         let played = values[choice.played];
         let rank = values.iter().filter(|&&v| v >= played).count() - 1;
         ranks += rank;
-        for (count, limit) in within.iter_mut().zip([1, 4, 8]) {
+        for (count, limit) in within.iter_mut().zip(RANK_LIMITS) {
             *count += usize::from(rank < limit);
         }
     }
     let n = choices.len().max(1) as f64;
-    format!(
-        "first {:.3}, among 4 {:.3}, among 8 {:.3}, mean rank {:.2}",
-        within[0] as f64 / n,
-        within[1] as f64 / n,
-        within[2] as f64 / n,
-        ranks as f64 / n
-    )
+    let shares: Vec<String> = RANK_LIMITS
+        .iter()
+        .zip(within)
+        .map(|(&limit, count)| {
+            let label = if limit == 1 {
+                "first".to_string()
+            } else {
+                format!("among {limit}")
+            };
+            format!("{label} {:.3}", count as f64 / n)
+        })
+        .collect();
+    format!("{}, mean rank {:.2}", shares.join(", "), ranks as f64 / n)
 }
 
 /// `weights` as Rust source for `eval.rs`.
