@@ -15,37 +15,22 @@ Standard library only.
 """
 import argparse
 import os
-import re
 import statistics
 
-from records import read_games
-
-LIANZHU_MATE = 900_000
-
+from judge import proven_sign
+from records import messages_by_game, read_games
 
 def announcements(messages_text):
     """Per game number: {(engine, sign): first move number} for proven results."""
     result = {}
-    for block in messages_text.split("Game ID: ")[1:]:
-        number = int(block.split("\n", 1)[0])
+    for number, lines in messages_by_game(messages_text).items():
         first = {}
-        for move, engine, text in re.findall(r"^(\d+)\) (\S+): (.*)$", block, re.M):
+        for move, engine, text in lines:
             sign = proven_sign(text)
             if sign:
-                first.setdefault((engine, sign), int(move))
+                first.setdefault((engine, sign), move)
         result[number] = first
     return result
-
-
-def proven_sign(message):
-    """'+' or '-' when the message reports a proven win or loss for its sender."""
-    rapfi = re.search(r"Eval ([+-])M\d+", message)
-    if rapfi:
-        return rapfi.group(1)
-    lianzhu = re.search(r"\bev (-?\d+)", message)
-    if lianzhu and abs(int(lianzhu.group(1))) > LIANZHU_MATE:
-        return "+" if int(lianzhu.group(1)) > 0 else "-"
-    return None
 
 
 def main():

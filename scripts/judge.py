@@ -29,6 +29,22 @@ def score_of(line):
     return -magnitude if sign == "-" else magnitude
 
 
+# Lianzhu's proven results score beyond this (its MATE is 1 000 000 less the plies).
+LIANZHU_MATE_BOUND = 900_000
+
+
+def proven_sign(line):
+    """'+' or '-' when an "Eval" or "ev" MESSAGE line reports a proven win or loss for its
+    sender, else None."""
+    found = SCORE.search(line)
+    if not found:
+        return None
+    sign, mate, value = found.groups()
+    if not mate and int(value) <= LIANZHU_MATE_BOUND:
+        return None
+    return sign or "+"
+
+
 class Judge:
     def __init__(self, command, turn_ms):
         self.command, self.turn_ms = command, turn_ms

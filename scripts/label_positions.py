@@ -21,19 +21,17 @@ board as x,y. A position the judge scores as a mate gets +-MATE_SCORE.
 """
 import argparse
 import os
-import re
 
 from judge import Judge, score_of
-from records import read_games
+from records import messages_by_game, read_games
 
 
 def printed_scores(messages_text, name):
     """Game number -> {stones on the board: score} from the MESSAGE lines of `name`."""
     scores = {}
-    for block in messages_text.split("Game ID: ")[1:]:
-        game = int(block.split("\n", 1)[0])
-        found = re.findall(r"^(\d+)\) (\S+): (.*?Eval \S+)", block, re.M)
-        scores[game] = {int(ply) - 1: score_of(line) for ply, engine, line in found if engine == name}
+    for game, lines in messages_by_game(messages_text).items():
+        printed = ((move - 1, score_of(text)) for move, engine, text in lines if engine == name)
+        scores[game] = {stones: score for stones, score in printed if score is not None}
     return scores
 
 

@@ -1,4 +1,5 @@
-"""Games as c-gomoku-cli writes them to SGF, for the scripts that read matches back."""
+"""Games as c-gomoku-cli writes them to SGF, and the engines' MESSAGE lines as it writes
+them to messages.txt, for the scripts that read matches back."""
 import re
 
 
@@ -26,3 +27,13 @@ def read_games(sgf_text):
             winner if winner in ("B", "W") else None,
             [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[(\w)(\w)\]", record)],
         )
+
+
+def messages_by_game(messages_text):
+    """Game number -> the MESSAGE lines of that game as (move number, engine, text), in
+    the order the engines printed them."""
+    games = {}
+    for block in messages_text.split("Game ID: ")[1:]:
+        number = int(block.split("\n", 1)[0])
+        games[number] = [(int(move), engine, text) for move, engine, text in re.findall(r"^(\d+)\) (\S+): (.*)$", block, re.M)]
+    return games
