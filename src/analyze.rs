@@ -4,8 +4,10 @@
 //! A position is a move list, Black first, either in pos notation (`h8i9j10`: a letter
 //! for x from `a`, a number for y + 1) or as Gomocup `x,y` moves separated by spaces.
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, POINTS, Pos};
+use crate::eval;
 use crate::rules::{self, Rule, RuleSetting};
+use crate::search::ordering::{self, Situation};
 use crate::search::{self, Engine, LastProgress, Limits, MATE, Progress};
 use anyhow::{Context, bail, ensure};
 use std::sync::atomic::AtomicBool;
@@ -18,10 +20,12 @@ pub struct Request {
     pub time: Option<Duration>,
     pub depth: Option<u32>,
     pub json: bool,
+    /// List the moves in move-ordering order instead of searching.
+    pub order: bool,
     pub position: Option<String>,
 }
 
-const USAGE: &str = "usage: pbrain-lianzhu analyze [--rule 0|1|4|8] [--size N] [--time MS | --depth N] [--json] [POSITION]";
+const USAGE: &str = "usage: pbrain-lianzhu analyze [--rule 0|1|4|8] [--size N] [--time MS | --depth N | --order] [--json] [POSITION]";
 
 /// Parses the arguments after `analyze`.
 pub fn parse_args(args: &[String]) -> anyhow::Result<Request> {
@@ -31,6 +35,7 @@ pub fn parse_args(args: &[String]) -> anyhow::Result<Request> {
         time: None,
         depth: None,
         json: false,
+        order: false,
         position: None,
     };
     let mut args = args.iter();
@@ -53,6 +58,7 @@ pub fn parse_args(args: &[String]) -> anyhow::Result<Request> {
             "--time" => request.time = Some(Duration::from_millis(value("--time")?)),
             "--depth" => request.depth = Some(value("--depth")? as u32),
             "--json" => request.json = true,
+            "--order" => request.order = true,
             other if other.starts_with("--") => bail!("unknown option {other}\n{USAGE}"),
             position => {
                 let joined = request
@@ -143,10 +149,14 @@ pub fn pos_notation(pos: Pos) -> String {
     format!("{}{}", (b'a' + pos.x() as u8) as char, pos.y() + 1)
 }
 
-/// Searches the request's position and returns the text to print.
+/// Searches the request's position (or with `order`, ranks its moves) and returns the
+/// text to print.
 pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
     let moves = parse_position(position)?;
-    let board = build_board(&moves, request.size, request.rule)?;
+    let mut board = build_board(&moves, request.size, request.rule)?;
+    if request.order {
+        return Ok(move_order(&mut board, request.json));
+    }
     let now = Instant::now();
     let limits = Limits {
         deadline: request.time.map(|t| now + t),
@@ -205,6 +215,53 @@ pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
     })
 }
 
+/// The moves a search node would try here, best first by the move ordering with no
+/// history or killers, each with its ordering value; a win at once or a lost position
+/// is said as such. Below the root the search tries at most
+/// [`search::MAX_QUIET_BREADTH`] of them when nothing forces the choice.
+fn move_order(board: &mut Board, json: bool) -> String {
+    let mut moves = Vec::new();
+    let situation = ordering::generate(board, &mut moves);
+    let label = match situation {
+        Situation::Win(pos) => {
+            moves = vec![pos];
+            "win"
+        }
+        Situation::Lost => "lost",
+        Situation::Forced => "forced",
+        Situation::Open => "open",
+    };
+    ordering::order(board, &mut moves, &[0; POINTS]);
+    let values = eval::MoveValues::new(board);
+    if json {
+        let items: Vec<String> = (moves.iter())
+            .map(|&m| {
+                format!(
+                    "{{\"move\":\"{m}\",\"pos\":\"{}\",\"value\":{}}}",
+                    pos_notation(m),
+                    values.of(m)
+                )
+            })
+            .collect();
+        return format!(
+            "{{\"situation\":\"{label}\",\"moves\":[{}]}}",
+            items.join(",")
+        );
+    }
+    let lines: Vec<String> = (moves.iter().enumerate())
+        .map(|(rank, &m)| {
+            format!(
+                "{:>3}  {:<6} {:<4} {}",
+                rank + 1,
+                m.to_string(),
+                pos_notation(m),
+                values.of(m)
+            )
+        })
+        .collect();
+    format!("{label}: {} moves\n{}", moves.len(), lines.join("\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +306,28 @@ mod tests {
         assert!(refuse("a1a2b1b2c1c2d1d2e1", Rule::Freestyle).contains("five"));
         // Black's fifth move makes a double three under renju.
         assert!(refuse("f8a1g8a3h6a5h7a7h8", Rule::Renju).contains("forbidden"));
+    }
+
+    #[test]
+    fn the_order_lists_only_the_real_blocks_when_forced() {
+        let request = parse_args(&args("--order")).unwrap();
+        // White must stop Black's open three next to it: a block one point farther
+        // leaves Black a straight four.
+        let text = run(&request, "h8a1i8a15j8").unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("forced: 2 moves"), "{text}");
+        let mut blocks: Vec<&str> = lines
+            .map(|l| l.split_whitespace().nth(1).unwrap())
+            .collect();
+        blocks.sort();
+        assert_eq!(blocks, ["10,7", "6,7"], "{text}");
+        let request = parse_args(&args("--order --json")).unwrap();
+        let text = run(&request, "h8").unwrap();
+        assert!(
+            text.starts_with("{\"situation\":\"open\",\"moves\":[{\"move\":"),
+            "{text}"
+        );
+        assert_eq!(text.matches("\"move\"").count(), 24, "{text}");
     }
 
     #[test]

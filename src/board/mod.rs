@@ -32,7 +32,8 @@ use std::sync::OnceLock;
 pub const MAX_SIZE: usize = 32;
 pub const MIN_SIZE: usize = 5;
 const STRIDE: usize = MAX_SIZE;
-const POINTS: usize = STRIDE * MAX_SIZE;
+/// Every [`Pos::index`] is below this: the size of a table by point.
+pub const POINTS: usize = STRIDE * MAX_SIZE;
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];

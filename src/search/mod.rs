@@ -27,7 +27,7 @@ pub mod vcf;
 pub mod vct;
 
 use crate::board::pattern::Threat;
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Color, POINTS, Pos};
 use crate::eval;
 use ordering::Situation;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -152,7 +152,7 @@ struct ThreadState {
 impl ThreadState {
     fn new() -> ThreadState {
         ThreadState {
-            history: [vec![0; 1024], vec![0; 1024]],
+            history: [vec![0; POINTS], vec![0; POINTS]],
             vcf_cache: VcfCache::default(),
         }
     }
