@@ -57,6 +57,14 @@ fn say(text: impl std::fmt::Display) {
 
 fn run_analyze(args: &[String]) -> anyhow::Result<()> {
     let request = analyze::parse_args(args)?;
+    // Ranking moves takes no time, so a script may send many positions, one a line.
+    if request.order && request.position.is_none() {
+        for line in io::stdin().lines() {
+            let line = line.context("reading positions from stdin")?;
+            say(analyze::run(&request, &line)?);
+        }
+        return Ok(());
+    }
     let position = match &request.position {
         Some(position) => position.clone(),
         None => io::read_to_string(io::stdin()).context("reading the position from stdin")?,
