@@ -207,8 +207,10 @@ impl Weights {
     }
 }
 
-/// Distance classes from a point to a stone (Chebyshev): 1, 2, and 3 or more.
-pub const NEAR_CLASSES: usize = 3;
+/// How many of the last stones played move ordering measures a point's distance to.
+pub const RECENT_STONES: usize = 6;
+/// Where a point lies from a stone, see [`proximity_class`].
+pub const PROXIMITY_CLASSES: usize = 8;
 
 /// What move ordering reads at an empty point, for the side to move.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,9 +219,9 @@ pub struct OrderFeatures {
     pub opponent_threat: Threat,
     pub own_patterns: [Pattern; 4],
     pub opponent_patterns: [Pattern; 4],
-    /// Distance class to the side to move's last stone, and to the opponent's.
-    pub near_own_last: Option<usize>,
-    pub near_opponent_last: Option<usize>,
+    /// The [`proximity_class`] to each of the last stones, the latest first (the
+    /// opponent's last, then ours, and so on); `None` before that many were played.
+    pub proximity: [Option<usize>; RECENT_STONES],
 }
 
 impl OrderFeatures {
@@ -230,35 +232,45 @@ impl OrderFeatures {
             opponent_threat: board.threat(pos, me.opponent()),
             own_patterns: board.patterns(pos, me),
             opponent_patterns: board.patterns(pos, me.opponent()),
-            near_own_last: stone_back(board, 2).map(|last| near_class(pos, last)),
-            near_opponent_last: stone_back(board, 1).map(|last| near_class(pos, last)),
+            proximity: recent_stones(board).map(|stone| stone.map(|s| proximity_class(pos, s))),
         }
     }
 }
 
-/// The stone played `back` moves ago, if any.
-fn stone_back(board: &Board, back: usize) -> Option<Pos> {
+/// The last [`RECENT_STONES`] stones played, the latest first.
+fn recent_stones(board: &Board) -> [Option<Pos>; RECENT_STONES] {
     let history = board.history();
-    Some(history[history.len().checked_sub(back)?].pos)
+    std::array::from_fn(|back| Some(history[history.len().checked_sub(back + 1)?].pos))
 }
 
-/// The distance class from `pos` to the stone `last`.
-fn near_class(pos: Pos, last: Pos) -> usize {
-    let distance = pos.x().abs_diff(last.x()).max(pos.y().abs_diff(last.y()));
-    distance.clamp(1, NEAR_CLASSES) - 1
+/// Where `pos` lies from `stone`: next to it (0); two, three or four away, on one of its
+/// four lines or off them (1 to 6); farther (7). Whether a point shares a line with a
+/// recent stone is what the line patterns miss while both lines are still short.
+fn proximity_class(pos: Pos, stone: Pos) -> usize {
+    offset_class(pos.x().abs_diff(stone.x()), pos.y().abs_diff(stone.y()))
+}
+
+/// The [`proximity_class`] of a point `dx` and `dy` away from a stone.
+fn offset_class(dx: usize, dy: usize) -> usize {
+    let distance = dx.max(dy);
+    let aligned = dx == 0 || dy == 0 || dx == dy;
+    match distance {
+        0 | 1 => 0,
+        2..=4 => 1 + (distance - 2) * 2 + usize::from(!aligned),
+        _ => PROXIMITY_CLASSES - 1,
+    }
 }
 
 /// Move-ordering weights, in hundredths of a logit of how likely a strong player picks
 /// the point (`tune --ordering` fits them to Rapfi's choices): by the threat each side
-/// makes there, by its patterns line by line, and by its distance to the last stones.
+/// makes there, by its patterns line by line, and by where it lies from the last stones.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderWeights {
     pub own_threat: [i32; THREAT_KINDS],
     pub opponent_threat: [i32; THREAT_KINDS],
     pub own_pattern: [i32; PATTERN_KINDS],
     pub opponent_pattern: [i32; PATTERN_KINDS],
-    pub near_own_last: [i32; NEAR_CLASSES],
-    pub near_opponent_last: [i32; NEAR_CLASSES],
+    pub recent: [[i32; PROXIMITY_CLASSES]; RECENT_STONES],
 }
 
 impl OrderWeights {
@@ -273,13 +285,15 @@ impl OrderWeights {
             &self.opponent_pattern,
             features.opponent_threat,
             &features.opponent_patterns,
-        ) + self.near_value(features.near_own_last, features.near_opponent_last)
+        ) + self.recent_value(&features.proximity)
     }
 
-    fn near_value(&self, own_last: Option<usize>, opponent_last: Option<usize>) -> i32 {
-        let near =
-            |weights: &[i32; NEAR_CLASSES], class: Option<usize>| class.map_or(0, |c| weights[c]);
-        near(&self.near_own_last, own_last) + near(&self.near_opponent_last, opponent_last)
+    fn recent_value(&self, proximity: &[Option<usize>; RECENT_STONES]) -> i32 {
+        self.recent
+            .iter()
+            .zip(proximity)
+            .map(|(weights, class)| class.map_or(0, |c| weights[c]))
+            .sum()
     }
 }
 
@@ -304,7 +318,14 @@ fn point_value(
 struct PointValues {
     own: Vec<i16>,
     opponent: Vec<i16>,
+    recent: RecentValues,
 }
+
+/// Offsets up to this far apart in x and in y tell every proximity class apart.
+const PROXIMITY_REACH: usize = 5;
+/// The `recent` weight of a point by how long ago the stone was played and by the
+/// point's offsets from it, each capped at [`PROXIMITY_REACH`].
+type RecentValues = [[[i16; PROXIMITY_REACH + 1]; PROXIMITY_REACH + 1]; RECENT_STONES];
 
 fn point_values() -> &'static PointValues {
     static VALUES: OnceLock<PointValues> = OnceLock::new();
@@ -319,9 +340,16 @@ fn point_values() -> &'static PointValues {
             table.iter().enumerate().map(entry).collect()
         };
         let weights = &ORDER_WEIGHTS;
+        let recent = |back: usize, dx: usize, dy: usize| {
+            let value = weights.recent[back][offset_class(dx, dy)];
+            i16::try_from(value).expect("ordering values fit in 16 bits")
+        };
         PointValues {
             own: values(&weights.own_threat, &weights.own_pattern),
             opponent: values(&weights.opponent_threat, &weights.opponent_pattern),
+            recent: std::array::from_fn(|back| {
+                std::array::from_fn(|dx| std::array::from_fn(|dy| recent(back, dx, dy)))
+            }),
         }
     })
 }
@@ -331,22 +359,28 @@ pub fn build_tables() {
     point_values();
 }
 
-/// Fitted by `tune --ordering` to 11 766 choices of Rapfi in 480 of its self-play games
-/// (freestyle 20x20 and renju 15x15, 0.1 s/turn). On 2 936 choices in the other 120
-/// games, Rapfi's move comes first 39.7 % of the time and among our first four 76.5 %
-/// (mean rank 2.73 from 0); with the threat-only values before, 32.0 %, 71.5 % and 3.78,
-/// counting ties against it.
+/// Fitted by `tune --ordering` to 12 253 choices of Rapfi in 480 of its self-play games
+/// (400 renju 15x15, 200 freestyle 20x20, 0.1 s/turn). On 3 112 choices in the other
+/// 120 games, Rapfi's move comes first 36.6 % of the time, among our first 8 87.1 % and
+/// among 16 95.5 % (mean rank 3.29 from 0); with the distances to the last two stones
+/// alone before, 35.8 %, 84.8 %, 94.3 % and 3.76, counting ties against it.
 pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
     own_threat: [
-        -191, 0, -200, -187, -195, -147, -190, -150, 82, 139, -153, -115, 405, 441, 650, 10000,
+        -164, 0, -166, -147, -172, -135, -166, -142, 76, 109, -134, -108, 363, 358, 676, 10000,
     ],
     opponent_threat: [
-        -40, -352, -46, -56, -84, -142, -67, -101, 21, -2, 38, 61, 34, 218, 124, 5000,
+        -239, -98, -99, -95, -132, -192, -133, -159, 44, 19, 62, 72, 186, 291, 220, 5000,
     ],
-    own_pattern: [-67, 0, -48, -58, -48, 26, 51, -52, 241, 540, 665, 0],
-    opponent_pattern: [-29, -308, -15, -34, -37, 21, 40, 84, 99, 201, 219, 0],
-    near_own_last: [28, 16, -24],
-    near_opponent_last: [31, 4, -20],
+    own_pattern: [-86, 0, -66, -62, -66, 22, 55, -19, 245, 438, 1077, 0],
+    opponent_pattern: [-19, -644, -9, -10, -23, 44, 62, 23, 54, 59, 156, 0],
+    recent: [
+        [49, 19, 7, -10, 19, -3, -4, -37],
+        [36, 6, 14, -39, -9, -7, -19, -30],
+        [14, -7, -7, -28, -5, -4, 0, -2],
+        [29, 1, 12, -42, 7, -17, -13, -22],
+        [8, -7, -9, -23, -5, 3, 0, 2],
+        [20, 7, 21, -23, 8, 4, -7, -18],
+    ],
 };
 
 /// Static score of the position for the side to move.
@@ -357,13 +391,15 @@ pub fn evaluate(board: &Board) -> i32 {
 
 /// How promising points look for the side to move, see [`OrderWeights`]. For move
 /// ordering; fouls are not checked. What depends only on the position (the side to
-/// move's tables, the last two stones) is read once for all the points scored.
+/// move's tables, the last six stones) is read once for all the points scored.
 pub struct MoveValues<'a> {
     board: &'a Board,
     own: &'static [i16],
     opponent: &'static [i16],
-    own_last: Option<Pos>,
-    opponent_last: Option<Pos>,
+    recent_values: &'static RecentValues,
+    /// The last stones, the latest first; `recent[..recent_count]` are played.
+    recent: [Pos; RECENT_STONES],
+    recent_count: usize,
 }
 
 impl<'a> MoveValues<'a> {
@@ -378,17 +414,22 @@ impl<'a> MoveValues<'a> {
             board,
             own: part(&values.own, me),
             opponent: part(&values.opponent, me.opponent()),
-            own_last: stone_back(board, 2),
-            opponent_last: stone_back(board, 1),
+            recent_values: &values.recent,
+            recent: recent_stones(board).map(|stone| stone.unwrap_or(Pos::new(0, 0))),
+            recent_count: board.history().len().min(RECENT_STONES),
         }
     }
 
     pub fn of(&self, pos: Pos) -> i32 {
         let me = self.board.to_move();
-        let near = |last: Option<Pos>| last.map(|last| near_class(pos, last));
+        let offset = |a: usize, b: usize| a.abs_diff(b).min(PROXIMITY_REACH);
+        let recent: i16 = (self.recent_values.iter())
+            .zip(&self.recent[..self.recent_count])
+            .map(|(values, stone)| values[offset(pos.x(), stone.x())][offset(pos.y(), stone.y())])
+            .sum();
         i32::from(self.own[self.board.combination(pos, me) as usize])
             + i32::from(self.opponent[self.board.combination(pos, me.opponent()) as usize])
-            + ORDER_WEIGHTS.near_value(near(self.own_last), near(self.opponent_last))
+            + i32::from(recent)
     }
 }
 
@@ -462,6 +503,17 @@ mod tests {
                 board.play(empties[rng.random_range(0..empties.len())]);
             }
         }
+    }
+
+    #[test]
+    fn proximity_tells_distance_and_whether_the_point_is_on_the_stone_s_lines() {
+        let stone = Pos::new(7, 7);
+        let class = |x, y| proximity_class(Pos::new(x, y), stone);
+        assert_eq!([class(8, 8), class(6, 7)], [0, 0]);
+        assert_eq!([class(9, 7), class(9, 8)], [1, 2]);
+        assert_eq!([class(4, 4), class(4, 5)], [3, 4]);
+        assert_eq!([class(7, 11), class(11, 9)], [5, 6]);
+        assert_eq!([class(12, 7), class(0, 0)], [7, 7]);
     }
 
     #[test]

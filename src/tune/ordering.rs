@@ -5,7 +5,7 @@
 
 use super::{Adam, Game, ITERATIONS, replay};
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
-use crate::eval::{NEAR_CLASSES, OrderFeatures, OrderWeights};
+use crate::eval::{OrderFeatures, OrderWeights, PROXIMITY_CLASSES, RECENT_STONES};
 use crate::search;
 use crate::search::ordering::{self, Situation};
 
@@ -21,9 +21,8 @@ const OWN_THREAT: usize = 0;
 const OPPONENT_THREAT: usize = OWN_THREAT + THREAT_KINDS;
 const OWN_PATTERN: usize = OPPONENT_THREAT + THREAT_KINDS;
 const OPPONENT_PATTERN: usize = OWN_PATTERN + PATTERN_KINDS;
-const NEAR_OWN_LAST: usize = OPPONENT_PATTERN + PATTERN_KINDS;
-const NEAR_OPPONENT_LAST: usize = NEAR_OWN_LAST + NEAR_CLASSES;
-const PARAMS: usize = NEAR_OPPONENT_LAST + NEAR_CLASSES;
+const RECENT: usize = OPPONENT_PATTERN + PATTERN_KINDS;
+const PARAMS: usize = RECENT + RECENT_STONES * PROXIMITY_CLASSES;
 
 /// Adam's step, in hundredths of a logit.
 const LEARNING_RATE: f64 = 5.0;
@@ -68,8 +67,10 @@ fn indices(features: &OrderFeatures) -> Vec<usize> {
             .iter()
             .map(|&p| OPPONENT_PATTERN + p as usize),
     );
-    out.extend(features.near_own_last.map(|c| NEAR_OWN_LAST + c));
-    out.extend(features.near_opponent_last.map(|c| NEAR_OPPONENT_LAST + c));
+    out.extend(
+        (features.proximity.iter().enumerate())
+            .filter_map(|(back, class)| class.map(|c| RECENT + back * PROXIMITY_CLASSES + c)),
+    );
     out
 }
 
@@ -82,8 +83,7 @@ fn from_params(params: &[f64]) -> OrderWeights {
         opponent_threat: group(params, OPPONENT_THREAT),
         own_pattern: group(params, OWN_PATTERN),
         opponent_pattern: group(params, OPPONENT_PATTERN),
-        near_own_last: group(params, NEAR_OWN_LAST),
-        near_opponent_last: group(params, NEAR_OPPONENT_LAST),
+        recent: std::array::from_fn(|back| group(params, RECENT + back * PROXIMITY_CLASSES)),
     }
 }
 
@@ -208,15 +208,19 @@ pub fn format_weights(weights: &OrderWeights) -> String {
         let items: Vec<String> = w.iter().map(|v| v.to_string()).collect();
         items.join(", ")
     };
+    let recent: Vec<String> = weights
+        .recent
+        .iter()
+        .map(|w| format!("[{}]", list(w)))
+        .collect();
     format!(
         "own_threat: [{}],\nopponent_threat: [{}],\nown_pattern: [{}],\n\
-         opponent_pattern: [{}],\nnear_own_last: [{}],\nnear_opponent_last: [{}],",
+         opponent_pattern: [{}],\nrecent: [{}],",
         list(&weights.own_threat),
         list(&weights.opponent_threat),
         list(&weights.own_pattern),
         list(&weights.opponent_pattern),
-        list(&weights.near_own_last),
-        list(&weights.near_opponent_last),
+        recent.join(", "),
     )
 }
 
@@ -228,16 +232,16 @@ mod tests {
     use crate::rules::RuleSetting;
 
     fn to_params(weights: &OrderWeights) -> Vec<f64> {
-        let groups: [&[i32]; 6] = [
+        let groups: [&[i32]; 4] = [
             &weights.own_threat,
             &weights.opponent_threat,
             &weights.own_pattern,
             &weights.opponent_pattern,
-            &weights.near_own_last,
-            &weights.near_opponent_last,
         ];
+        let recent = weights.recent.iter().map(|w| w.as_slice());
         groups
-            .iter()
+            .into_iter()
+            .chain(recent)
             .flat_map(|g| g.iter().map(|&w| w as f64))
             .collect()
     }
@@ -248,8 +252,7 @@ mod tests {
             opponent_threat: Threat::One,
             own_patterns: [Pattern::Flex1; 4],
             opponent_patterns: [Pattern::Flex1; 4],
-            near_own_last: None,
-            near_opponent_last: Some(2),
+            proximity: [Some(PROXIMITY_CLASSES - 1); RECENT_STONES],
         }
     }
 
@@ -257,23 +260,22 @@ mod tests {
     fn parameters_round_trip_through_the_weights() {
         assert_eq!(from_params(&to_params(&ORDER_WEIGHTS)), ORDER_WEIGHTS);
         let params = to_params(&ORDER_WEIGHTS);
-        let features = OrderFeatures {
-            near_own_last: Some(1),
-            ..quiet_point()
-        };
+        let mut features = quiet_point();
+        features.proximity[1] = Some(2);
         let summed: f64 = indices(&features).iter().map(|&i| params[i]).sum();
         assert_eq!(summed, ORDER_WEIGHTS.value(&features) as f64);
     }
 
     #[test]
     fn fitting_learns_that_the_player_answers_next_to_the_last_stone() {
-        // Three candidates alike but for their distance to the opponent's last stone;
-        // the player always answers at distance 1.
+        // Candidates alike but for where they lie from the opponent's last stone; the
+        // player always answers next to it.
         let choice = || Choice {
-            candidates: (0..NEAR_CLASSES)
-                .map(|c| OrderFeatures {
-                    near_opponent_last: Some(c),
-                    ..quiet_point()
+            candidates: (0..PROXIMITY_CLASSES)
+                .map(|c| {
+                    let mut features = quiet_point();
+                    features.proximity[0] = Some(c);
+                    features
                 })
                 .collect(),
             played: 0,
@@ -281,8 +283,8 @@ mod tests {
         let choices: Vec<Choice> = (0..50).map(|_| choice()).collect();
         let fitted = fit(&choices);
         assert!(fitted.loss_after < fitted.loss_before * 0.5);
-        let near = fitted.weights.near_opponent_last;
-        assert!(near[0] > near[1] && near[0] > near[2], "{near:?}");
+        let near = fitted.weights.recent[0];
+        assert!(near[1..].iter().all(|&w| near[0] > w), "{near:?}");
         assert!(accuracy(&choices, &fitted.weights).starts_with("first 1.000"));
     }
 
