@@ -5,7 +5,7 @@
 //! evaluation costs two short dot products, never a loop over the board.
 
 use crate::board::pattern::{self, PATTERN_KINDS, Pattern, THREAT_KINDS, Threat};
-use crate::board::{Board, Pos};
+use crate::board::{Board, Move, Pos};
 use crate::rules;
 use std::sync::OnceLock;
 
@@ -397,15 +397,15 @@ pub struct MoveValues<'a> {
     own: &'static [i16],
     opponent: &'static [i16],
     recent_values: &'static RecentValues,
-    /// The last stones, the latest first; `recent[..recent_count]` are played.
-    recent: [Pos; RECENT_STONES],
-    recent_count: usize,
+    /// The last [`RECENT_STONES`] moves (fewer early on), the latest last.
+    recent: &'a [Move],
 }
 
 impl<'a> MoveValues<'a> {
     pub fn new(board: &'a Board) -> MoveValues<'a> {
         let me = board.to_move();
         let values = point_values();
+        let history = board.history();
         let part = |table: &'static [i16], color| {
             let start = board.threat_table_half(color) * pattern::COMBINATIONS;
             &table[start..start + pattern::COMBINATIONS]
@@ -415,17 +415,19 @@ impl<'a> MoveValues<'a> {
             own: part(&values.own, me),
             opponent: part(&values.opponent, me.opponent()),
             recent_values: &values.recent,
-            recent: recent_stones(board).map(|stone| stone.unwrap_or(Pos::new(0, 0))),
-            recent_count: board.history().len().min(RECENT_STONES),
+            recent: &history[history.len().saturating_sub(RECENT_STONES)..],
         }
     }
 
     pub fn of(&self, pos: Pos) -> i32 {
         let me = self.board.to_move();
         let offset = |a: usize, b: usize| a.abs_diff(b).min(PROXIMITY_REACH);
-        let recent: i16 = (self.recent_values.iter())
-            .zip(&self.recent[..self.recent_count])
-            .map(|(values, stone)| values[offset(pos.x(), stone.x())][offset(pos.y(), stone.y())])
+        // The latest stone is the last move and takes the first table.
+        let values = self.recent_values[..self.recent.len()].iter().rev();
+        let recent: i16 = (values.zip(self.recent))
+            .map(|(values, stone)| {
+                values[offset(pos.x(), stone.pos.x())][offset(pos.y(), stone.pos.y())]
+            })
             .sum();
         i32::from(self.own[self.board.combination(pos, me) as usize])
             + i32::from(self.opponent[self.board.combination(pos, me.opponent()) as usize])
