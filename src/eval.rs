@@ -424,14 +424,15 @@ impl<'a> MoveValues<'a> {
         let offset = |a: usize, b: usize| a.abs_diff(b).min(PROXIMITY_REACH);
         // The latest stone is the last move and takes the first table.
         let values = self.recent_values[..self.recent.len()].iter().rev();
-        let recent: i16 = (values.zip(self.recent))
+        // Summed in 32 bits: the table checks only that each entry fits in 16.
+        let recent: i32 = (values.zip(self.recent))
             .map(|(values, stone)| {
-                values[offset(pos.x(), stone.pos.x())][offset(pos.y(), stone.pos.y())]
+                i32::from(values[offset(pos.x(), stone.pos.x())][offset(pos.y(), stone.pos.y())])
             })
             .sum();
         i32::from(self.own[self.board.combination(pos, me) as usize])
             + i32::from(self.opponent[self.board.combination(pos, me.opponent()) as usize])
-            + i32::from(recent)
+            + recent
     }
 }
 
