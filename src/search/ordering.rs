@@ -257,6 +257,10 @@ const KILLER_VALUE: i32 = 150;
 
 /// Scores `moves` into `scored` for [`pick`]: by [`eval::MoveValues`] (killers get a
 /// bonus) and history; ties go to the lower point index, so the order is fully defined.
+/// The history only breaks ties. Added to the value instead (a bounded history with a
+/// penalty for the moves searched before a cutoff, worth at most 128 or 32), it cut
+/// depth-9 bench nodes by 9 % and 22 % and measured -11.6 and -0.4 Elo over 210 and 441
+/// pairs (renju 15x15, 12 s + 0.5 s/turn): the fitted values already order well.
 pub fn score(
     board: &Board,
     moves: &[Pos],
