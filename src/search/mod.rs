@@ -88,8 +88,8 @@ const ASPIRATION: i32 = 200;
 /// Singular extension: at this depth or more, the table's move of a node whose entry is
 /// exact or a lower bound is searched a ply deeper when every other move, searched to
 /// half the depth, falls more than `SINGULAR_MARGIN` per ply below its score. From
-/// depth 5 it took 50 % more nodes to depth 6 and measured -8.6 Elo (95 %: -31 to +14)
-/// over 242 game pairs (renju 15x15, 12 s + 0.5 s/turn).
+/// depth 5 it took 50 % more nodes to depth 6 and measured -8.5 Elo (95 %: -31 to +14)
+/// over 246 game pairs (renju 15x15, 12 s + 0.5 s/turn).
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 4;
 /// How much shallower than the node the table's entry may be and still be trusted.
