@@ -388,9 +388,10 @@ pub const ORDER_WEIGHTS: OrderWeights = OrderWeights {
 };
 
 /// Static score of the position for the side to move. Rapfi averages its score with
-/// the one a ply before; averaging this one so cut the change of the search's score
-/// from one iteration to the next by a third (renju) to a half (freestyle), yet measured
-/// -3.2 Elo (95 %: -27 to +21) over 218 game pairs (renju 15x15, 12 s + 0.5 s/turn).
+/// the one a ply before. Averaged with the score before the opponent's last stone, this
+/// one changed a third (renju) to a half (freestyle) less from one iteration to the next,
+/// yet measured -3.2 Elo (95 %: -27 to +21) over 218 game pairs (renju 15x15,
+/// 12 s + 0.5 s/turn).
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     WEIGHTS.score(board.threat_counts(me), board.threat_counts(me.opponent()))

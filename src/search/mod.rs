@@ -1016,10 +1016,10 @@ impl<'a> Search<'a> {
     /// A quiet null-window node near the leaves whose static score is far from the
     /// window: far above beta with no opponent attack brewing, that score stands
     /// (futility pruning); far below alpha with no attack of our own, only the leaf's
-    /// threat search could save it (razoring). Rapfi puts the table's score in place of
-    /// the static one where its bound says more; for this and the fail-high reduction
-    /// that cut depth-6 bench nodes by 15 % and measured -15.6 Elo (95 %: -42 to +11)
-    /// over 178 game pairs (renju 15x15, 12 s + 0.5 s/turn).
+    /// threat search could save it (razoring). Rapfi uses the table's score instead of
+    /// the static one where the table's bound says more. Doing so here, and for the
+    /// fail-high reduction, cut depth-6 bench nodes by 15 % but measured -15.6 Elo
+    /// (95 %: -42 to +11) over 178 game pairs (renju 15x15, 12 s + 0.5 s/turn).
     fn prune_shallow(
         &mut self,
         score: i32,
