@@ -1078,6 +1078,10 @@ impl<'a> Search<'a> {
     }
 
     /// The leaf: an unstoppable four or a short VCF wins; otherwise the static score.
+    /// Letting the side to move also play up to two fours here (each answered by its
+    /// block, then the better of that and the static score) cost 0.2 ply and measured
+    /// -12.6 Elo over 165 game pairs in renju and +0.9 (95 %: -19.7 to +21.5) over 373
+    /// in freestyle 20x20 (12 s + 0.5 s/turn): the VCF already finds what matters.
     fn quiesce(&mut self, ply: usize) -> i32 {
         let me = self.board.to_move();
         if ordering::has_winning_four(&mut self.board, me).is_some() {
