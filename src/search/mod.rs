@@ -878,7 +878,11 @@ impl<'a> Search<'a> {
         if ply >= MAX_PLY - 2 {
             return eval::evaluate(&self.board);
         }
-        // A forced single reply costs no depth.
+        // A forced single reply costs no depth. Letting up to three defences against a
+        // three cost none either (a line of threes then costs the attacker's plies
+        // only) took 3.2 times the depth-9 bench nodes and measured -33 Elo over 95
+        // game pairs in renju and -15 over 91 in freestyle 20x20 (sharp openings,
+        // 12 s + 0.5 s/turn).
         let forced = moves.len() == 1;
         if depth <= 0 && !forced {
             return self.quiesce(ply);
