@@ -52,7 +52,9 @@ pub fn initiative(counts: &[u16; THREAT_KINDS]) -> usize {
 /// The renju forbidden-point weights are half the fitted ones: as fitted, one forbidden
 /// point swung the score by some 4 000 between Black's turn and White's. A refit to
 /// later games also gives about half, and halved they were not worse in renju
-/// self-play (+8.4 Elo, 95 %: -2.2 to +19.1, over 946 game pairs).
+/// self-play (+8.4 Elo, 95 %: -2.2 to +19.1, over 946 game pairs). Quartered, they
+/// measured +4.8 over 108 pairs on all the renju openings and -15.2 (-55 to +24) over
+/// 103 on the sharp ones.
 /// Threat order: None, Forbidden, One, Block2, Flex2, Flex2x2, Block3, Block3Plus,
 /// Flex3, Flex3Plus, Block4, Block4Plus, Flex3x2, Block4Flex3, Flex4, Five.
 pub const WEIGHTS: Weights = Weights {
