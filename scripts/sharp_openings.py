@@ -18,6 +18,7 @@ import sys
 
 from records import read_games
 
+
 def offsets(line):
     """The opening's stones as (dx, dy) offsets from the centre."""
     numbers = [int(n) for n in line.replace(",", " ").split()]
