@@ -31,16 +31,13 @@ def pair_results(sgf_text):
     for number, _, size, black, winner, moves in read_games(sgf_text):
         games[number] = (size, black, winner, moves)
     for number, (size, black, winner, moves) in games.items():
-        second = games.get(number + 1)
-        if number % 2 == 0 or second is None:
+        if number % 2 == 0 or number + 1 not in games:
             continue
-        other_black, other_winner = second[1], second[2]
-        if winner is None or other_winner is None:
-            yield moves, size, False
-            continue
-        first_won = black if winner == "B" else other_black
-        second_won = other_black if other_winner == "B" else black
-        yield moves, size, first_won == second_won
+        _, other_black, other_winner, _ = games[number + 1]
+        # The colours swap within a pair; a draw (None) decides nothing.
+        first_won = {"B": black, "W": other_black}.get(winner)
+        second_won = {"B": other_black, "W": black}.get(other_winner)
+        yield moves, size, first_won is not None and first_won == second_won
 
 
 def main():
