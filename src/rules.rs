@@ -124,7 +124,8 @@ pub fn foul(board: &mut Board, pos: Pos) -> Option<Foul> {
         .filter(is_three)
         .filter(|&d| is_real_three(board, pos, d))
         .count();
-    board.undo();
+    // Not `undo`, which would hand the move to Black when White is to move.
+    board.lift_last();
     (real_threes >= 2).then_some(Foul::DoubleThree)
 }
 
@@ -300,6 +301,15 @@ mod tests {
         let fewer: Vec<_> = stones[..4].iter().chain(&stones[5..]).copied().collect();
         let mut board = testing::stones(Rule::Renju, &fewer, &[], Color::Black);
         assert_eq!(foul(&mut board, Pos::new(7, 7)), Some(Foul::DoubleThree));
+    }
+
+    #[test]
+    fn checking_a_foul_on_whites_turn_leaves_white_to_move() {
+        let mut board = testing::picture(Rule::Renju, &testing::DOUBLE_THREE, Color::White);
+        let hash = board.hash();
+        assert_eq!(foul(&mut board, Pos::new(6, 6)), Some(Foul::DoubleThree));
+        assert_eq!(board.to_move(), Color::White);
+        assert_eq!(board.hash(), hash);
     }
 
     #[test]

@@ -662,11 +662,17 @@ impl Board {
 
     /// Takes back the last stone; its owner is then to move.
     pub fn undo(&mut self) -> Option<Move> {
-        let last = self.history.pop()?;
-        self.lift(last.pos, last.cell);
+        let last = self.lift_last()?;
         if let Cell::Stone(color) = last.cell {
             self.set_to_move(color);
         }
+        Some(last)
+    }
+
+    /// Takes back the last stone as [`Board::put`] placed it: the side to move stays.
+    pub fn lift_last(&mut self) -> Option<Move> {
+        let last = self.history.pop()?;
+        self.lift(last.pos, last.cell);
         Some(last)
     }
 

@@ -1157,6 +1157,31 @@ mod tests {
     }
 
     #[test]
+    fn white_wins_with_a_four_whose_block_is_a_foul() {
+        // From a game: (8,7) makes White's four O.OOO on row 7; Black's block at (6,7)
+        // would make a four and two threes, a double-three foul.
+        let board = picture(
+            Rule::Renju,
+            &[
+                "",
+                "",
+                "",
+                "",
+                ".........X",
+                "....X....O",
+                "....OXXXXO",
+                ".....O.O.O",
+                "......XXOO",
+                ".......X.XO",
+                ".........OX",
+            ],
+            Color::White,
+        );
+        let m = best_with_threads(&board, 3, 1);
+        assert_eq!((m.pos, m.score), (Pos::new(8, 7), MATE - 3), "{m:?}");
+    }
+
+    #[test]
     fn pondering_on_the_expected_reply_saves_the_next_search_most_of_its_work() {
         let start = picture(
             Rule::Freestyle,
