@@ -13,8 +13,9 @@ const TABLE_BYTES: usize = 16 << 20;
 
 /// (rule, board size, moves in order from the empty board): an opening and a middle
 /// game (from self-play, undecided at depth 6) for freestyle 15 and 20, standard, renju
-/// and caro.
-const POSITIONS: [(Rule, usize, &str); 9] = [
+/// and caro, and a renju middle game with White to move where the search checks Black's
+/// fouls on White's turn.
+const POSITIONS: [(Rule, usize, &str); 10] = [
     (Rule::Freestyle, 15, "7,7 8,8"),
     (
         Rule::Freestyle,
@@ -33,6 +34,11 @@ const POSITIONS: [(Rule, usize, &str); 9] = [
         Rule::Renju,
         15,
         "7,7 8,7 8,9 8,6 7,9 7,6 6,6 9,9 9,8 8,5 8,4 6,7 9,4 7,5 4,9",
+    ),
+    (
+        Rule::Renju,
+        15,
+        "6,8 7,5 6,5 8,6 9,7 7,6 7,4 6,7 8,5 9,6 6,6 4,7 7,7 5,8 6,9 5,5 5,9",
     ),
     (
         Rule::Caro,
