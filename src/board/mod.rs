@@ -1003,7 +1003,7 @@ mod tests {
                 let predicted = board.threat_after_block(pos, color, stone);
                 board.put(stone, Cell::Stone(color.opponent()));
                 let played = board.threat(pos, color);
-                board.undo();
+                board.lift_last();
                 assert_eq!(predicted, played, "game {game}: {pos} after {stone}");
             }
         }
