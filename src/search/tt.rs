@@ -62,7 +62,7 @@ struct Entry {
     lock: u32,
     score: i32,
     best: u16,
-    depth: u8,
+    depth: u16,
     meta: u8,
 }
 
@@ -83,11 +83,11 @@ impl Entry {
         self.meta >> 2
     }
 
-    /// Packed as two words: `lock << 32 | score`, and `best << 16 | depth << 8 | meta`.
+    /// Packed as two words: `lock << 32 | score`, and `depth << 32 | best << 16 | meta`.
     fn pack(self) -> [u64; 2] {
         [
             (self.lock as u64) << 32 | self.score as u32 as u64,
-            (self.best as u64) << 16 | (self.depth as u64) << 8 | self.meta as u64,
+            (self.depth as u64) << 32 | (self.best as u64) << 16 | self.meta as u64,
         ]
     }
 
@@ -96,7 +96,7 @@ impl Entry {
             lock: (words[0] >> 32) as u32,
             score: words[0] as u32 as i32,
             best: (words[1] >> 16) as u16,
-            depth: (words[1] >> 8) as u8,
+            depth: (words[1] >> 32) as u16,
             meta: words[1] as u8,
         }
     }
@@ -203,7 +203,7 @@ impl TranspositionTable {
             lock: Self::lock(key),
             score: score_to_tt(score, ply),
             best: best.map_or(NO_MOVE, |p| p.index() as u16),
-            depth: depth.clamp(0, u8::MAX as i32) as u8,
+            depth: depth.clamp(0, u16::MAX as i32) as u16,
             meta: (self.generation << 2)
                 | match bound {
                     Bound::Exact => 1,
@@ -369,7 +369,7 @@ mod tests {
             lock: 0xDEAD_BEEF,
             score: -(MATE - 3),
             best: 777,
-            depth: 200,
+            depth: 60_000,
             meta: 0b1011_0110,
         };
         assert_eq!(Entry::unpack(entry.pack()), entry);
