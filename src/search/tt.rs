@@ -260,7 +260,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::search::{MATE, MAX_DEPTH, ONE_PLY};
 
     /// Keys that land in bucket 0 of a one-bucket table, told apart by their locks.
     fn key(lock: u32) -> u64 {
@@ -281,6 +281,20 @@ mod tests {
         store(&tt, 1, 3);
         assert_eq!(depth_of(&tt, 1), Some(3));
         assert_eq!(tt.slots(0)[0].lock, 1);
+    }
+
+    #[test]
+    fn depths_in_fractions_of_a_ply_are_kept_whole() {
+        let tt = TranspositionTable::new(32);
+        let deepest = MAX_DEPTH as i32 * ONE_PLY;
+        store(&tt, 1, deepest - 1);
+        assert_eq!(depth_of(&tt, 1), Some(deepest - 1));
+        store(&tt, 1, deepest);
+        assert_eq!(
+            depth_of(&tt, 1),
+            Some(deepest),
+            "a finer depth is still deeper"
+        );
     }
 
     #[test]
