@@ -72,12 +72,17 @@ pub const MAX_QUIET_BREADTH: usize = 16;
 /// [`MAX_QUIET_BREADTH`].
 fn quiet_breadth(depth: i32) -> usize {
     const BY_PLIES: [usize; 8] = [4, 4, 5, 7, 9, 11, 13, MAX_QUIET_BREADTH];
-    BY_PLIES[(depth / ONE_PLY).clamp(0, 7) as usize]
+    BY_PLIES[whole_plies(depth).clamp(0, 7) as usize]
 }
 
 /// `plies` as a search depth.
 const fn plies(plies: i32) -> i32 {
     plies * ONE_PLY
+}
+
+/// The whole plies in a search depth, the part ply dropped.
+fn whole_plies(depth: i32) -> i32 {
+    depth / ONE_PLY
 }
 
 /// `per_ply` for every whole ply of `depth`, and in proportion for a part ply.
@@ -948,7 +953,7 @@ impl<'a> Search<'a> {
             let singular_beta = hit.score - per_depth(SINGULAR_MARGIN, depth);
             self.excluded[ply] = Some(hash_move);
             let others = self.pvs(
-                plies(depth / ONE_PLY / 2),
+                plies(whole_plies(depth) / 2),
                 singular_beta - 1,
                 singular_beta,
                 ply,
@@ -1115,8 +1120,8 @@ impl<'a> Search<'a> {
         }
         let me = self.board.to_move().index();
         let entry = &mut self.history[me][pos.index()];
-        let whole_plies = depth / ONE_PLY;
-        *entry = (*entry + whole_plies * whole_plies).min(1 << 18);
+        let reward = whole_plies(depth).pow(2);
+        *entry = (*entry + reward).min(1 << 18);
     }
 
     /// The leaf: an unstoppable four or a short VCF wins; otherwise the static score.
