@@ -8,6 +8,8 @@
 //!   many when the static score has not risen since the side to move last moved;
 //! - fail-high reduction: with the static score far above beta, the moves that make no
 //!   four are searched a ply shallower;
+//! - late-move reduction: the later moves that make no three are searched shallower,
+//!   the more so the later the move and the deeper the node;
 //! - near the leaves, a static score far above beta stands when no opponent attack
 //!   brews (futility pruning), and one far below alpha leaves only the leaf's VCF
 //!   (razoring).
@@ -30,6 +32,7 @@ use crate::board::pattern::Threat;
 use crate::board::{Board, Color, POINTS, Pos};
 use crate::eval;
 use ordering::Situation;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, Hit, TranspositionTable};
@@ -98,6 +101,33 @@ const RAZOR_MARGIN: i32 = 300;
 
 /// Fail-high reduction: how far per ply of depth the static score must lie above beta.
 const FAIL_HIGH_MARGIN: i32 = 50;
+
+/// Late-move reduction: from the fourth move on, the moves of a null-window open node
+/// that make no three are searched ln(plies) · ln(move number) / `LMR_DIVISOR` plies
+/// shallower, and again at full depth if they beat alpha. Integer reductions of a
+/// ply or more, on move number alone, were neutral or worse (sessions 24-27); this one
+/// cut depth-9 bench nodes by 16 % and measured +21.9 Elo (95 %: +1.3 to +42.6) over
+/// 358 pairs (renju 15x15, sharp openings, 12 s + 0.5 s/turn).
+const LMR_FIRST_MOVE: usize = 3;
+const LMR_DIVISOR: f64 = 3.0;
+/// Depths past this many plies reduce as much as this one.
+const LMR_MAX_PLIES: usize = 64;
+
+/// The late-move reduction of the move at `index` (from 0) of a node at `depth`.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    type Table = [[i32; MAX_QUIET_BREADTH]; LMR_MAX_PLIES];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        std::array::from_fn(|plies| {
+            std::array::from_fn(|index| {
+                let reduction = (plies.max(1) as f64).ln() * ((index + 1) as f64).ln();
+                (reduction / LMR_DIVISOR * ONE_PLY as f64).round() as i32
+            })
+        })
+    });
+    let plies = (whole_plies(depth).max(0) as usize).min(LMR_MAX_PLIES - 1);
+    table[plies][index.min(MAX_QUIET_BREADTH - 1)]
+}
 
 /// Half-width of the first aspiration window. Successive iterations' scores differ by
 /// about 215 on average: a window of 60 failed in three iterations of four, and played
@@ -989,6 +1019,15 @@ impl<'a> Search<'a> {
                     ordering::pick(scored, i - usize::from(hash_move.is_some()))
                 }
             };
+            let reduction = if null_window
+                && situation == Situation::Open
+                && i >= LMR_FIRST_MOVE
+                && self.board.threat(pos, color) < Threat::Flex3
+            {
+                late_move_reduction(depth, i)
+            } else {
+                0
+            };
             let move_depth = if extended == Some(pos) {
                 child_depth + ONE_PLY
             } else if likely_fail_high && !self.board.threat(pos, color).makes_four() {
@@ -1000,7 +1039,11 @@ impl<'a> Search<'a> {
             let score = if i == 0 {
                 -self.pvs(move_depth, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.pvs(move_depth, -alpha - 1, -alpha, ply + 1);
+                let reduced = move_depth - reduction;
+                let mut probe = -self.pvs(reduced, -alpha - 1, -alpha, ply + 1);
+                if reduced < move_depth && probe > alpha && !self.stopped {
+                    probe = -self.pvs(move_depth, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta && !self.stopped {
                     -self.pvs(move_depth, -beta, -alpha, ply + 1)
                 } else {
@@ -1418,6 +1461,24 @@ mod tests {
             last.0.as_ref().is_none_or(|p| !is_mate(p.score)),
             "{:?}",
             last.0
+        );
+    }
+
+    #[test]
+    fn late_moves_of_deep_nodes_are_reduced_most() {
+        assert_eq!(late_move_reduction(plies(1), 10), 0, "a ply deep: nothing");
+        assert_eq!(
+            late_move_reduction(plies(8), 0),
+            0,
+            "the first move: nothing"
+        );
+        let eighth_at_eight = late_move_reduction(plies(8), 7);
+        assert!((ONE_PLY..2 * ONE_PLY).contains(&eighth_at_eight));
+        assert!(late_move_reduction(plies(8), 3) < eighth_at_eight);
+        assert!(late_move_reduction(plies(4), 7) < eighth_at_eight);
+        assert_eq!(
+            late_move_reduction(plies(500), 500),
+            late_move_reduction(plies(LMR_MAX_PLIES as i32 - 1), MAX_QUIET_BREADTH - 1)
         );
     }
 
