@@ -1020,10 +1020,11 @@ impl<'a> Search<'a> {
                     ordering::pick(scored, i - usize::from(hash_move.is_some()))
                 }
             };
+            let threat = self.board.threat(pos, color);
             let reduction = if null_window
                 && situation == Situation::Open
                 && i >= LMR_FIRST_MOVE
-                && self.board.threat(pos, color) < Threat::Flex3
+                && threat < Threat::Flex3
             {
                 late_move_reduction(depth, i)
             } else {
@@ -1031,7 +1032,7 @@ impl<'a> Search<'a> {
             };
             let move_depth = if extended == Some(pos) {
                 child_depth + ONE_PLY
-            } else if likely_fail_high && !self.board.threat(pos, color).makes_four() {
+            } else if likely_fail_high && !threat.makes_four() {
                 child_depth - ONE_PLY
             } else {
                 child_depth
