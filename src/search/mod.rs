@@ -113,7 +113,8 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 /// nodes by 16 % and measured +21.9 Elo (95 %: +1.3 to +42.6) over 358 pairs in renju
 /// 15x15 and +19.0 (-19.6 to +58.1) over 128 in freestyle 20x20; at principal-variation
 /// nodes too, it cut them by 6 % more and measured +29.0 (+7.9 to +50.4) over 354
-/// pairs in renju (sharp openings, 12 s + 0.5 s/turn). Reducing the later defences of
+/// pairs in renju and +38.2 (+8.2 to +68.7) over 192 in freestyle 20x20 (sharp
+/// openings, 12 s + 0.5 s/turn). Reducing the later defences of
 /// a forced node as well measured +7.0 (-22.7 to +36.8) over 198 pairs, and the later
 /// root moves +6.8 (-23.1 to +36.7) over 180: neither kept.
 const LMR_FIRST_MOVE: usize = 3;
