@@ -114,9 +114,9 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 /// 15x15 and +19.0 (-19.6 to +58.1) over 128 in freestyle 20x20; at principal-variation
 /// nodes too, it cut them by 6 % more and measured +29.0 (+7.9 to +50.4) over 354
 /// pairs in renju and +38.2 (+8.2 to +68.7) over 192 in freestyle 20x20 (sharp
-/// openings, 12 s + 0.5 s/turn). Reducing the later defences of
-/// a forced node as well measured +7.0 (-22.7 to +36.8) over 198 pairs, and the later
-/// root moves +6.8 (-23.1 to +36.7) over 180: neither kept.
+/// openings, 12 s + 0.5 s/turn). Reducing the later defences of a forced node as well
+/// measured +7.0 (-22.7 to +36.8) over 198 pairs in renju, and the later root moves
+/// +6.8 (-23.1 to +36.7) over 180: neither kept.
 const LMR_FIRST_MOVE: usize = 3;
 const LMR_DIVISOR: f64 = 3.0;
 /// Depths past this many plies reduce as much as this one.
