@@ -123,7 +123,10 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 /// -12.8 (-44.6 to +18.7) over 149; a ply more for the moves other than killers at
 /// expected cut nodes (Stockfish's node types), -22.6 (-58.6 to +13.0) over 131; half a
 /// ply less at nodes on a principal variation now or when the table last kept them (a
-/// mark in the entry, as Rapfi keeps), +14.2 (-4.0 to +32.5) over 465: none kept.
+/// mark in the entry, as Rapfi keeps), +9.8 (-5.7 to +25.4) over 656; that mark and,
+/// besides, up to half a ply more or less by how far the move's ordering value lies
+/// below the node's first scored move (none at 2 logits, a ply per 4), +4.1 (-11.6 to
+/// +19.7) over 682: none kept.
 const LMR_FIRST_MOVE: usize = 3;
 const LMR_DIVISOR: f64 = 3.0;
 /// Depths past this many plies reduce as much as this one.
