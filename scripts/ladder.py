@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Measures Lianzhu against the reference ladder of issue 5 with one command: every
+opponent given, under each rule it plays, at each time control, through match.py
+(balanced openings, both colours), then prints the ladder as a Markdown table.
+
+The opponents are not part of this repository; build them from public source:
+  pisq   the Piskvork reference brain (plastovicka/Piskvork, source/pbrain; it is
+         Windows code and needs a small windows.h shim on Linux)
+  wine   AIWine (jinjiebang/AIWine: g++ -O2 -o pbrain-wine src/*.cpp)
+  rapfi  Rapfi (dhbloo/rapfi, built with CMake; with no network files beside it, it
+         plays with its classical evaluation)
+AIWine ignores INFO rule, so it is measured in freestyle only.
+
+Example:
+  scripts/ladder.py --pisq ~/ext/pbrain-pisq --wine ~/ext/pbrain-wine \
+      --rapfi ~/ext/pbrain-rapfi --tc 0/1 --tc 120/5 --games 60
+Time controls are c-gomoku-cli's match/turn seconds: 0/1 is 1 s/turn, 120/5 the
+Gomocup fastgame (5 s/turn, 120 s/match). Standard library only.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# (rule, size) pairs each opponent is measured in.
+FREESTYLE = (0, 20)
+RENJU = (4, 15)
+RULES = {"pisq": [FREESTYLE, RENJU], "wine": [FREESTYLE], "rapfi": [FREESTYLE, RENJU]}
+RULE_NAMES = {FREESTYLE: "freestyle 20x20", RENJU: "renju 15x15"}
+
+RESULT = re.compile(r"^W-L-D (\d+)-(\d+)-(\d+)\s+score ([\d.]+) %\s+Elo (.*)$", re.M)
+
+
+def describe_tc(tc):
+    match_s, turn_s = tc.split("/")
+    turn = f"{float(turn_s):g} s/turn"
+    return turn if float(match_s) == 0 else f"{turn}, {float(match_s):g} s/match"
+
+
+def run_match(args, name, path, rule, size, tc):
+    """Plays one match through match.py; its W-L-D, score and Elo text, or None."""
+    out = os.path.join(args.out, f"{name}-rule{rule}-{tc.replace('/', '_')}")
+    command = [
+        sys.executable, os.path.join(HERE, "match.py"),
+        "--engine", args.engine, "--opponent", path,
+        "--rule", str(rule), "--size", str(size), "--tc", tc,
+        "--games", str(args.games), "--concurrency", str(args.concurrency), "--out", out,
+    ]
+    print(f"== {name}, {RULE_NAMES[(rule, size)]}, {describe_tc(tc)}", flush=True)
+    finished = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+    print(finished.stdout, flush=True)
+    result = RESULT.search(finished.stdout)
+    if not result:
+        return None
+    wins, losses, draws = map(int, result.groups()[:3])
+    return wins, losses, draws, float(result.group(4)), result.group(5).strip()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", default=os.path.join(ROOT, "target/release/pbrain-lianzhu"))
+    for name in RULES:
+        parser.add_argument(f"--{name}", help=f"command of {name}; left out of the ladder when not given")
+    parser.add_argument("--tc", action="append", help="match/turn seconds (repeatable; default 0/1)")
+    parser.add_argument("--games", type=int, default=120, help="games per match (each opening twice)")
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--out", default=os.path.join(ROOT, "matches", "ladder"))
+    args = parser.parse_args()
+    opponents = [(name, getattr(args, name)) for name in RULES if getattr(args, name)]
+    if not opponents:
+        parser.error("give at least one of --pisq, --wine, --rapfi")
+    rows = []
+    for tc in args.tc or ["0/1"]:
+        for name, path in opponents:
+            for rule, size in RULES[name]:
+                result = run_match(args, name, path, rule, size, tc)
+                rows.append((name, RULE_NAMES[(rule, size)], describe_tc(tc), result))
+    print("| opponent | rule | time control | W-L-D | score | Elo (95 %) |")
+    print("|---|---|---|---|---|---|")
+    for name, rule, tc, result in rows:
+        if result is None:
+            print(f"| {name} | {rule} | {tc} | no result | | |")
+            continue
+        wins, losses, draws, score, elo = result
+        print(f"| {name} | {rule} | {tc} | {wins}-{losses}-{draws} | {score:.1f} % | {elo} |")
+
+
+if __name__ == "__main__":
+    main()
