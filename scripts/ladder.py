@@ -4,8 +4,8 @@ opponent given, under each rule it plays, at each time control, through match.py
 (balanced openings, both colours), then prints the ladder as a Markdown table.
 
 The opponents are not part of this repository; build them from public source:
-  pisq   the Piskvork reference brain (plastovicka/Piskvork, source/pbrain; it is
-         Windows code and needs a small windows.h shim on Linux)
+  pisq   the Piskvork reference brain (plastovicka/Piskvork, source/pbrain: Windows
+         code, which scripts/build_pisq.sh builds for Linux)
   wine   AIWine (jinjiebang/AIWine: g++ -O2 -o pbrain-wine src/*.cpp)
   rapfi  Rapfi (dhbloo/rapfi, built with CMake; with no network files beside it, it
          plays with its classical evaluation)
