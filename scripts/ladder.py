@@ -52,7 +52,9 @@ def run_match(args, name, path, rule, size, tc):
     ]
     print(f"== {name}, {RULE_NAMES[(rule, size)]}, {describe_tc(tc)}", flush=True)
     finished = subprocess.run(command, stdout=subprocess.PIPE, text=True)
-    print(finished.stdout, flush=True)
+    # The match's summary, without its running score after every game.
+    summary = [line for line in finished.stdout.splitlines() if not line.startswith("Score of")]
+    print("\n".join(summary), flush=True)
     result = RESULT.search(finished.stdout)
     if not result:
         return None
