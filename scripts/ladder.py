@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures Lianzhu against the reference ladder of issue 5 with one command: every
+"""Measures Lianzhu against the reference ladder (pisq < AIWine < Rapfi) with one command: every
 opponent given, under each rule it plays, at each time control, through match.py
 (balanced openings, both colours), then prints the ladder as a Markdown table.
 
