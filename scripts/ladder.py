@@ -19,9 +19,11 @@ Gomocup fastgame (5 s/turn, 120 s/match). Standard library only.
 """
 import argparse
 import os
-import re
 import subprocess
 import sys
+
+from match import by_colour, summary
+from pairs import Pairs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -32,8 +34,6 @@ RENJU = (4, 15)
 RULES = {"pisq": [FREESTYLE, RENJU], "wine": [FREESTYLE], "rapfi": [FREESTYLE, RENJU]}
 RULE_NAMES = {FREESTYLE: "freestyle 20x20", RENJU: "renju 15x15"}
 
-RESULT = re.compile(r"^W-L-D (\d+)-(\d+)-(\d+)\s+score ([\d.]+) %\s+Elo (.*)$", re.M)
-
 
 def describe_tc(tc):
     match_s, turn_s = tc.split("/")
@@ -42,7 +42,8 @@ def describe_tc(tc):
 
 
 def run_match(args, name, path, rule, size, tc):
-    """Plays one match through match.py; its W-L-D, score and Elo text, or None."""
+    """Plays one match through match.py; Lianzhu's W-L-D, score and Elo by game pairs
+    from its games, or None when none was played."""
     out = os.path.join(args.out, f"{name}-rule{rule}-{tc.replace('/', '_')}")
     command = [
         sys.executable, os.path.join(HERE, "match.py"),
@@ -53,13 +54,19 @@ def run_match(args, name, path, rule, size, tc):
     print(f"== {name}, {RULE_NAMES[(rule, size)]}, {describe_tc(tc)}", flush=True)
     finished = subprocess.run(command, stdout=subprocess.PIPE, text=True)
     # The match's summary, without its running score after every game.
-    summary = [line for line in finished.stdout.splitlines() if not line.startswith("Score of")]
-    print("\n".join(summary), flush=True)
-    result = RESULT.search(finished.stdout)
-    if not result:
+    print("\n".join(line for line in finished.stdout.splitlines() if not line.startswith("Score of")), flush=True)
+    sgf = os.path.join(out, "games.sgf")
+    if not os.path.isfile(sgf):
         return None
-    wins, losses, draws = map(int, result.groups()[:3])
-    return wins, losses, draws, float(result.group(4)), result.group(5).strip()
+    with open(sgf) as games:
+        sgf_text = games.read()
+    colours = by_colour(sgf_text, "lianzhu")
+    wins, losses, draws = (colours["B"][i] + colours["W"][i] for i in range(3))
+    if wins + losses + draws == 0:
+        return None
+    pairs = Pairs()
+    pairs.add_sgf(sgf_text, "lianzhu")
+    return wins, losses, draws, 100 * summary(wins, losses, draws)[0], pairs.describe()
 
 
 def main():
@@ -81,14 +88,14 @@ def main():
             for rule, size in RULES[name]:
                 result = run_match(args, name, path, rule, size, tc)
                 rows.append((name, RULE_NAMES[(rule, size)], describe_tc(tc), result))
-    print("| opponent | rule | time control | W-L-D | score | Elo (95 %) |")
+    print("| opponent | rule | time control | W-L-D | score | by game pairs |")
     print("|---|---|---|---|---|---|")
     for name, rule, tc, result in rows:
         if result is None:
             print(f"| {name} | {rule} | {tc} | no result | | |")
             continue
-        wins, losses, draws, score, elo = result
-        print(f"| {name} | {rule} | {tc} | {wins}-{losses}-{draws} | {score:.1f} % | {elo} |")
+        wins, losses, draws, score, pairs = result
+        print(f"| {name} | {rule} | {tc} | {wins}-{losses}-{draws} | {score:.1f} % | {pairs} |")
 
 
 if __name__ == "__main__":
