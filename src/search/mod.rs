@@ -126,7 +126,11 @@ const FAIL_HIGH_MARGIN: i32 = 50;
 /// mark in the entry, as Rapfi keeps), +9.8 (-5.7 to +25.4) over 656; that mark and,
 /// besides, up to half a ply more or less by how far the move's ordering value lies
 /// below the node's first scored move (none at 2 logits, a ply per 4), +4.1 (-11.6 to
-/// +19.7) over 682: none kept.
+/// +19.7) over 682: none kept. Searching a reduced move that beat alpha again a ply
+/// deeper when it beat alpha by 40 + 12 per ply of reduction, two when by 320 + 26 per
+/// ply, and a ply shallower when it beat the node's best by less than a point per ply
+/// (Rapfi's re-search extension) took 11 % more depth-9 bench nodes and measured +5.0
+/// (-17.6 to +27.6) over 347 pairs in renju: not kept.
 const LMR_FIRST_MOVE: usize = 3;
 const LMR_DIVISOR: f64 = 3.0;
 /// Depths past this many plies reduce as much as this one.
