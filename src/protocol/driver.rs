@@ -241,7 +241,13 @@ impl Session {
                 }
                 None => Output::error("RESTART before START: no board size known"),
             },
-            Command::Begin => self.with_board(|_, _| Ok(())),
+            Command::Begin => self.with_board(|board, _| match board.history().len() {
+                0 => Ok(()),
+                1 => Err("BEGIN needs an empty board; this one has a stone".into()),
+                stones => Err(format!(
+                    "BEGIN needs an empty board; this one has {stones} stones"
+                )),
+            }),
             Command::Turn(at) => self.turn(at),
             Command::Takeback(at) => self.takeback(at),
             Command::Play(at) => self.play(at),
@@ -439,7 +445,16 @@ impl Session {
                 }
                 settings.folder = Some(folder);
             }
-            Info::ThreadNum(threads) => settings.threads = threads.max(1),
+            Info::ThreadNum(threads) => {
+                let clamped = threads.clamp(1, search::MAX_THREADS as u32);
+                if clamped != threads {
+                    log::warn!(
+                        "INFO thread_num {threads}: using {clamped} (1 to {})",
+                        search::MAX_THREADS
+                    );
+                }
+                settings.threads = clamped;
+            }
             Info::MaxDepth(depth) => settings.max_depth = (depth > 0).then_some(depth),
             Info::MaxNode(nodes) => settings.max_nodes = (nodes > 0).then_some(nodes),
             Info::Pondering(on) => settings.pondering = on,
@@ -946,6 +961,7 @@ mod tests {
             &["SWAP2BOARD", "1,1", "DONE"],
             &["FROBNICATE"],
             &["BEGIN now"],
+            &["BEGIN"],
         ];
         for lines in bad_inputs {
             let answers = feed(&mut session, lines);
@@ -957,6 +973,15 @@ mod tests {
             );
             assert_eq!(snapshot(&session), before, "{lines:?} changed the session");
         }
+    }
+
+    #[test]
+    fn out_of_range_thread_counts_are_clamped() {
+        let mut session = Session::new();
+        feed(&mut session, &["INFO thread_num 0"]);
+        assert_eq!(session.settings().threads, 1);
+        feed(&mut session, &["INFO thread_num 100"]);
+        assert_eq!(session.settings().threads, search::MAX_THREADS as u32);
     }
 
     #[test]
