@@ -5,108 +5,50 @@
 //! for x from `a`, a number for y + 1) or as Gomocup `x,y` moves separated by spaces.
 
 use crate::board::{Board, POINTS, Pos};
+use crate::cli::AnalyzeArgs;
 use crate::eval;
-use crate::rules::{self, Rule, RuleSetting};
+use crate::rules::{self, Rule};
 use crate::search::ordering::{self, Situation};
-use crate::search::{self, Engine, LastProgress, Limits, MATE, Progress};
-use anyhow::{Context, bail, ensure};
+use crate::search::{self, Engine, LastProgress, Limits, Progress, Proof};
+use anyhow::{Context, ensure};
+use serde::Serialize;
+use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-#[derive(Debug, PartialEq)]
-pub struct Request {
-    pub rule: Rule,
-    pub size: usize,
-    pub time: Option<Duration>,
-    pub depth: Option<u32>,
-    pub json: bool,
-    /// List the moves in move-ordering order instead of searching.
-    pub order: bool,
-    pub position: Option<String>,
-}
+/// Depth searched when neither a time nor a depth is given.
+const DEFAULT_DEPTH: u32 = 10;
 
-const USAGE: &str = "usage: pbrain-lianzhu analyze [--rule 0|1|4|8] [--size N] [--time MS | --depth N | --order] [--json] [POSITION]";
-
-/// Parses the arguments after `analyze`.
-pub fn parse_args(args: &[String]) -> anyhow::Result<Request> {
-    let mut request = Request {
-        rule: Rule::Freestyle,
-        size: 15,
-        time: None,
-        depth: None,
-        json: false,
-        order: false,
-        position: None,
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| -> anyhow::Result<u64> {
-            let text = args
-                .next()
-                .with_context(|| format!("{name} needs a value\n{USAGE}"))?;
-            text.parse()
-                .with_context(|| format!("{name} {text}: not a number\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--rule" => {
-                let mask = value("--rule")?;
-                request.rule = RuleSetting::from_mask(mask)
-                    .with_context(|| format!("--rule {mask}: use 0, 1, 4 or 8"))?
-                    .rule;
-            }
-            "--size" => request.size = value("--size")? as usize,
-            "--time" => request.time = Some(Duration::from_millis(value("--time")?)),
-            "--depth" => request.depth = Some(value("--depth")? as u32),
-            "--json" => request.json = true,
-            "--order" => request.order = true,
-            other if other.starts_with("--") => bail!("unknown option {other}\n{USAGE}"),
-            position => {
-                let joined = request
-                    .position
-                    .take()
-                    .map_or(position.to_string(), |p| p + " " + position);
-                request.position = Some(joined);
-            }
-        }
-    }
-    ensure!(
-        (5..=32).contains(&request.size),
-        "--size {}: sizes 5 to 32 are supported",
-        request.size
-    );
-    Ok(request)
-}
-
-/// `x,y` moves, or pos notation.
+/// `x,y` moves, or pos notation; an error says which word or letter is wrong.
 pub fn parse_position(text: &str) -> anyhow::Result<Vec<(i64, i64)>> {
     let text = text.trim();
     if text.contains(',') {
         return text
             .split_whitespace()
             .map(|word| {
-                let (x, y) = word
-                    .split_once(',')
-                    .with_context(|| format!("'{word}' is not x,y"))?;
-                Ok((x.trim().parse()?, y.trim().parse()?))
+                let number = |part: &str| part.trim().parse::<i64>().ok();
+                match word.split_once(',').map(|(x, y)| (number(x), number(y))) {
+                    Some((Some(x), Some(y))) => Ok((x, y)),
+                    _ => anyhow::bail!("'{word}' is not a move x,y such as 7,7"),
+                }
             })
-            .collect::<anyhow::Result<_>>()
-            .with_context(|| format!("cannot read the moves '{text}'"));
+            .collect();
     }
     let mut moves = Vec::new();
     let mut chars = text.chars().filter(|c| !c.is_whitespace()).peekable();
     while let Some(letter) = chars.next() {
         ensure!(
             letter.is_ascii_lowercase(),
-            "pos notation: '{letter}' is not a column letter a.."
+            "'{letter}' in '{text}' is not a column letter a to z (pos notation: h8i9j10)"
         );
         let mut digits = String::new();
         while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
             digits.push(*d);
             chars.next();
         }
-        let row: i64 = digits
-            .parse()
-            .with_context(|| format!("pos notation: column {letter} has no row"))?;
+        let row: i64 = digits.parse().ok().with_context(|| {
+            format!("column '{letter}' in '{text}' has no row number (pos notation: h8i9j10)")
+        })?;
         moves.push(((letter as u8 - b'a') as i64, row - 1));
     }
     Ok(moves)
@@ -149,23 +91,103 @@ pub fn pos_notation(pos: Pos) -> String {
     format!("{}{}", (b'a' + pos.x() as u8) as char, pos.y() + 1)
 }
 
-/// Searches the request's position (or with `order`, ranks its moves) and returns the
-/// text to print.
-pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
+/// What `analyze` prints: a search's result or a move ordering, as text or JSON.
+#[derive(Serialize, Debug)]
+#[serde(untagged)]
+pub enum Report {
+    Search(Analysis),
+    Order(MoveOrder),
+}
+
+/// The result of searching one position.
+#[derive(Serialize, Debug)]
+pub struct Analysis {
+    /// The best move, `x,y`.
+    #[serde(rename = "move")]
+    pub best: String,
+    /// The best move in pos notation.
+    pub pos: String,
+    pub score: i32,
+    /// `win` or `loss` when the search proved the result, else absent (null).
+    pub proven: Option<&'static str>,
+    /// Plies to the end of a proven result, positive for a win, negative for a loss;
+    /// null when not proven or when the threat search proved it without counting.
+    pub mate_in_plies: Option<i32>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u128,
+    pub pv: Vec<String>,
+}
+
+/// The moves a search node would try, best first.
+#[derive(Serialize, Debug)]
+pub struct MoveOrder {
+    /// `win` (a five at once), `lost` (no defence), `forced` (only the blocks and
+    /// defences are listed) or `open`.
+    pub situation: &'static str,
+    pub moves: Vec<RankedMove>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct RankedMove {
+    #[serde(rename = "move")]
+    pub at: String,
+    pub pos: String,
+    pub value: i32,
+}
+
+impl Report {
+    /// The report as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report is plain data")
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Report::Search(a) => {
+                let score = match (a.proven, a.mate_in_plies) {
+                    (Some(_), Some(plies)) if plies > 0 => format!("win in {plies} plies"),
+                    (Some(_), Some(plies)) => format!("loss in {} plies", -plies),
+                    (Some(result), None) => format!("{result}, proven by the threat search"),
+                    (None, _) => a.score.to_string(),
+                };
+                write!(
+                    f,
+                    "best move {} ({})\nscore {score}\ndepth {}  nodes {}  time {} ms\npv {}",
+                    a.best,
+                    a.pos,
+                    a.depth,
+                    a.nodes,
+                    a.time_ms,
+                    a.pv.join(" ")
+                )
+            }
+            Report::Order(order) => {
+                write!(f, "{}: {} moves", order.situation, order.moves.len())?;
+                for (rank, m) in order.moves.iter().enumerate() {
+                    write!(f, "\n{:>3}  {:<6} {:<4} {}", rank + 1, m.at, m.pos, m.value)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Searches the position (or with `--order`, ranks its moves).
+pub fn run(args: &AnalyzeArgs, position: &str) -> anyhow::Result<Report> {
     let moves = parse_position(position)?;
-    let mut board = build_board(&moves, request.size, request.rule)?;
-    if request.order {
-        return Ok(move_order(&mut board, request.json));
+    let mut board = build_board(&moves, args.game.size, args.game.rule)?;
+    if args.order {
+        return Ok(Report::Order(move_order(&mut board)));
     }
     let now = Instant::now();
+    let time = args.time.map(Duration::from_millis);
     let limits = Limits {
-        deadline: request.time.map(|t| now + t),
-        soft_deadline: request.time.map(|t| now + t / 2),
-        max_depth: request.depth.or(if request.time.is_none() {
-            Some(10)
-        } else {
-            None
-        }),
+        deadline: time.map(|t| now + t),
+        soft_deadline: time.map(|t| now + t / 2),
+        max_depth: args.depth.or(time.is_none().then_some(DEFAULT_DEPTH)),
         max_nodes: None,
     };
     let mut engine = Engine::new(64 << 20);
@@ -179,47 +201,29 @@ pub fn run(request: &Request, position: &str) -> anyhow::Result<String> {
         elapsed: now.elapsed(),
         pv: vec![best.pos],
     });
-    let mate = search::is_mate(best.score).then(|| {
-        let plies = MATE - best.score.abs();
-        if best.score > 0 { plies } else { -plies }
-    });
-    let pv: Vec<String> = progress.pv.iter().map(|p| p.to_string()).collect();
-    Ok(if request.json {
-        let quoted: Vec<String> = pv.iter().map(|m| format!("\"{m}\"")).collect();
-        format!(
-            "{{\"move\":\"{}\",\"pos\":\"{}\",\"score\":{},\"mate_in_plies\":{},\"depth\":{},\"nodes\":{},\"time_ms\":{},\"pv\":[{}]}}",
-            best.pos,
-            pos_notation(best.pos),
-            best.score,
-            mate.map_or("null".to_string(), |m| m.to_string()),
-            progress.depth,
-            progress.nodes,
-            now.elapsed().as_millis(),
-            quoted.join(",")
-        )
-    } else {
-        let score = match mate {
-            Some(m) if m > 0 => format!("win in {m} plies"),
-            Some(m) => format!("loss in {} plies", -m),
-            None => best.score.to_string(),
-        };
-        format!(
-            "best move {} ({})\nscore {score}\ndepth {}  nodes {}  time {} ms\npv {}",
-            best.pos,
-            pos_notation(best.pos),
-            progress.depth,
-            progress.nodes,
-            now.elapsed().as_millis(),
-            pv.join(" ")
-        )
-    })
+    let (proven, mate_in_plies) = match search::proof(best.score) {
+        Some(Proof::Win(plies)) => (Some("win"), plies.map(|p| p as i32)),
+        Some(Proof::Loss(plies)) => (Some("loss"), plies.map(|p| -(p as i32))),
+        None => (None, None),
+    };
+    Ok(Report::Search(Analysis {
+        best: best.pos.to_string(),
+        pos: pos_notation(best.pos),
+        score: best.score,
+        proven,
+        mate_in_plies,
+        depth: progress.depth,
+        nodes: progress.nodes,
+        time_ms: now.elapsed().as_millis(),
+        pv: progress.pv.iter().map(|p| p.to_string()).collect(),
+    }))
 }
 
 /// The moves a search node would try here, best first by the move ordering with no
 /// history or killers, each with its ordering value; a win at once or a lost position
 /// is said as such. Below the root the search tries at most
 /// [`search::MAX_QUIET_BREADTH`] of them when nothing forces the choice.
-fn move_order(board: &mut Board, json: bool) -> String {
+fn move_order(board: &mut Board) -> MoveOrder {
     let mut moves = Vec::new();
     let situation = ordering::generate(board, &mut moves);
     let label = match situation {
@@ -233,41 +237,34 @@ fn move_order(board: &mut Board, json: bool) -> String {
     };
     ordering::order(board, &mut moves, &[0; POINTS]);
     let values = eval::MoveValues::new(board);
-    if json {
-        let items: Vec<String> = (moves.iter())
-            .map(|&m| {
-                format!(
-                    "{{\"move\":\"{m}\",\"pos\":\"{}\",\"value\":{}}}",
-                    pos_notation(m),
-                    values.of(m)
-                )
+    MoveOrder {
+        situation: label,
+        moves: (moves.iter())
+            .map(|&m| RankedMove {
+                at: m.to_string(),
+                pos: pos_notation(m),
+                value: values.of(m),
             })
-            .collect();
-        return format!(
-            "{{\"situation\":\"{label}\",\"moves\":[{}]}}",
-            items.join(",")
-        );
+            .collect(),
     }
-    let lines: Vec<String> = (moves.iter().enumerate())
-        .map(|(rank, &m)| {
-            format!(
-                "{:>3}  {:<6} {:<4} {}",
-                rank + 1,
-                m.to_string(),
-                pos_notation(m),
-                values.of(m)
-            )
-        })
-        .collect();
-    format!("{label}: {} moves\n{}", moves.len(), lines.join("\n"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(text: &str) -> Vec<String> {
-        text.split_whitespace().map(String::from).collect()
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn args(text: &str) -> AnalyzeArgs {
+        let line = format!("pbrain-lianzhu analyze {text}");
+        match Cli::try_parse_from(line.split_whitespace())
+            .unwrap()
+            .command
+        {
+            Some(Command::Analyze(args)) => args,
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -277,21 +274,10 @@ mod tests {
             parse_position("7,7 8,8 9,9").unwrap(),
             [(7, 7), (8, 8), (9, 9)]
         );
-        assert!(parse_position("h8i").is_err());
-        assert!(parse_position("H8").is_err());
-    }
-
-    #[test]
-    fn options_parse_and_bad_ones_are_refused() {
-        let request = parse_args(&args("--rule 4 --size 15 --depth 3 --json h8 i9")).unwrap();
-        assert_eq!(request.rule, Rule::Renju);
-        assert_eq!(request.depth, Some(3));
-        assert!(request.json);
-        assert_eq!(request.position.as_deref(), Some("h8 i9"));
-        assert!(parse_args(&args("--rule 5")).is_err());
-        assert!(parse_args(&args("--size 40")).is_err());
-        assert!(parse_args(&args("--depth")).is_err());
-        assert!(parse_args(&args("--bogus")).is_err());
+        let error = |text| parse_position(text).unwrap_err().to_string();
+        assert!(error("hello").contains("column 'h' in 'hello' has no row"));
+        assert!(error("H8").contains("'H' in 'H8' is not a column letter"));
+        assert!(error("7,7 8,x").contains("'8,x' is not a move"));
     }
 
     #[test]
@@ -310,10 +296,9 @@ mod tests {
 
     #[test]
     fn the_order_lists_only_the_real_blocks_when_forced() {
-        let request = parse_args(&args("--order")).unwrap();
         // White must stop Black's open three next to it: a block one point farther
         // leaves Black a straight four.
-        let text = run(&request, "h8a1i8a15j8").unwrap();
+        let text = run(&args("--order"), "h8a1i8a15j8").unwrap().to_string();
         let mut lines = text.lines();
         assert_eq!(lines.next(), Some("forced: 2 moves"), "{text}");
         let mut blocks: Vec<&str> = lines
@@ -321,8 +306,7 @@ mod tests {
             .collect();
         blocks.sort();
         assert_eq!(blocks, ["10,7", "6,7"], "{text}");
-        let request = parse_args(&args("--order --json")).unwrap();
-        let text = run(&request, "h8").unwrap();
+        let text = run(&args("--order --json"), "h8").unwrap().to_json();
         assert!(
             text.starts_with("{\"situation\":\"open\",\"moves\":[{\"move\":"),
             "{text}"
@@ -331,9 +315,34 @@ mod tests {
     }
 
     #[test]
+    fn a_win_the_threat_search_proved_is_not_given_a_length() {
+        let report = |mate_in_plies| {
+            Report::Search(Analysis {
+                best: "7,7".into(),
+                pos: "h8".into(),
+                score: 999_900,
+                proven: Some("win"),
+                mate_in_plies,
+                depth: 1,
+                nodes: 10,
+                time_ms: 1,
+                pv: vec!["7,7".into()],
+            })
+        };
+        assert!(
+            report(None)
+                .to_string()
+                .contains("score win, proven by the threat search")
+        );
+        assert!(report(None).to_json().contains("\"mate_in_plies\":null"));
+        assert!(report(Some(7)).to_string().contains("score win in 7 plies"));
+    }
+
+    #[test]
     fn a_win_in_one_is_reported_as_such() {
-        let request = parse_args(&args("--depth 3 --json")).unwrap();
-        let text = run(&request, "a1a2b1b2c1c2d1d2").unwrap();
+        let text = run(&args("--depth 3 --json"), "a1a2b1b2c1c2d1d2")
+            .unwrap()
+            .to_json();
         assert!(
             text.contains("\"move\":\"4,0\"") && text.contains("\"mate_in_plies\":1"),
             "{text}"

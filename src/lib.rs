@@ -6,12 +6,15 @@
 pub mod analyze;
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod eval;
 pub mod logging;
 pub mod opening;
 pub mod play;
+pub mod progress;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod sgf;
 pub mod time;
 pub mod tune;

@@ -1,46 +1,63 @@
-//! `pbrain-lianzhu`: with no arguments, the Gomocup protocol on stdin/stdout.
-//! `pbrain-lianzhu bench [DEPTH]`: the fixed-depth benchmark.
-//! `pbrain-lianzhu analyze [OPTIONS] [POSITION]`: search one position and print the result.
-//! `pbrain-lianzhu play [--rule R] [--size N] [--time MS] [--white]`: a game in the terminal.
-//! `pbrain-lianzhu tune GAMES.sgf...`: evaluation weights fitted to the results of four
-//! games in five, with the loss on the fifth, held out.
-//! `pbrain-lianzhu tune --initiative GAMES.sgf...`: only the tempo and the initiative
-//! table fitted, the threat weights kept.
-//! `pbrain-lianzhu tune --labels LABELS...`: evaluation weights fitted to a stronger
-//! engine's scores of positions (see scripts/label_positions.py).
-//! `pbrain-lianzhu tune --ordering GAMES.sgf...`: move-ordering weights fitted to the moves
-//! played (give it games of a strong engine).
+//! `pbrain-lianzhu`: with no subcommand, the Gomocup protocol on stdin/stdout; the
+//! subcommands (`analyze`, `play`, `bench`, `tune`) are declared in [`lianzhu::cli`].
+//! Usage errors exit with status 2 (a bad position given to `analyze` is one), other
+//! failures with 1.
 
 use anyhow::Context;
-use lianzhu::{analyze, bench, eval, play, protocol, tune};
+use clap::Parser;
+use lianzhu::cli::{self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, TuneArgs, TuneMode};
+use lianzhu::progress::Progress;
+use lianzhu::{analyze, bench, eval, play, protocol, sgf, tune};
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::exit;
+use std::time::Duration;
+
+const USAGE_ERROR: i32 = 2;
+const FAILURE: i32 = 1;
 
 fn main() {
     lianzhu::logging::init();
-    if let Err(error) = run() {
-        eprintln!("error: {error:#}");
-        std::process::exit(2);
+    let args: Vec<_> = std::env::args_os().collect();
+    // Known before parsing, so that even a usage error of `analyze --json` comes as JSON.
+    let json = args.get(1).is_some_and(|a| a == "analyze") && args.iter().any(|a| a == "--json");
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) if json && error.use_stderr() => {
+            let text = error.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            say_json_error(first.trim_start_matches("error: "));
+            exit(USAGE_ERROR)
+        }
+        Err(error) if error.use_stderr() => {
+            let subcommand = args.get(1).and_then(|a| a.to_str());
+            eprint!("{}", cli::usage_error_text(&error, subcommand));
+            exit(USAGE_ERROR)
+        }
+        Err(help_or_version) => help_or_version.exit(),
+    };
+    let (result, code) = match cli.command {
+        None => (run_protocol(), FAILURE),
+        Some(Command::Analyze(args)) => (run_analyze(&args), USAGE_ERROR),
+        Some(Command::Play(args)) => (run_play(&args), FAILURE),
+        Some(Command::Bench(args)) => (run_bench(&args), FAILURE),
+        Some(Command::Tune(args)) => (run_tune(&args), FAILURE),
+    };
+    if let Err(error) = result {
+        if json {
+            say_json_error(&format!("{error:#}"));
+        } else {
+            eprintln!("error: {error:#}");
+        }
+        exit(code);
     }
 }
 
-fn run() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => {
-            protocol::driver::prepare_tables();
-            let stdin = io::BufReader::new(io::stdin());
-            protocol::driver::run(stdin, io::stdout().lock())?;
-            Ok(())
-        }
-        Some("bench") => run_bench(args.get(1)),
-        Some("analyze") => run_analyze(&args[1..]),
-        Some("play") => run_play(&args[1..]),
-        Some("tune") => run_tune(&args[1..]),
-        Some(other) => anyhow::bail!(
-            "unknown subcommand '{other}'; run with no arguments for the protocol, \
-             'bench [DEPTH]', 'analyze [OPTIONS] [POSITION]', 'play [OPTIONS]', 'tune [--ordering | --initiative] GAMES.sgf...' or 'tune --labels LABELS...'"
-        ),
-    }
+fn run_protocol() -> anyhow::Result<()> {
+    protocol::driver::prepare_tables();
+    let stdin = io::BufReader::new(io::stdin());
+    protocol::driver::run(stdin, io::stdout().lock())?;
+    Ok(())
 }
 
 /// Writes one line of a subcommand's output. A reader that has gone away (`| head`)
@@ -48,67 +65,108 @@ fn run() -> anyhow::Result<()> {
 fn say(text: impl std::fmt::Display) {
     if let Err(error) = writeln!(io::stdout(), "{text}") {
         if error.kind() == io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
+            exit(0);
         }
         eprintln!("error: writing the output: {error}");
-        std::process::exit(2);
+        exit(FAILURE);
     }
 }
 
-fn run_analyze(args: &[String]) -> anyhow::Result<()> {
-    let request = analyze::parse_args(args)?;
+fn say_json_error(message: &str) {
+    say(serde_json::json!({ "error": message }));
+}
+
+fn run_analyze(args: &AnalyzeArgs) -> anyhow::Result<()> {
+    let answer = |position: &str| -> anyhow::Result<()> {
+        let report = analyze::run(args, position)?;
+        if args.json {
+            say(report.to_json());
+        } else {
+            say(report);
+        }
+        Ok(())
+    };
+    if !args.position.is_empty() {
+        return answer(&args.position.join(" "));
+    }
     // Ranking moves takes no time, so a script may send many positions, one a line.
-    if request.order && request.position.is_none() {
+    if args.order {
         for line in io::stdin().lines() {
-            let line = line.context("reading positions from stdin")?;
-            say(analyze::run(&request, &line)?);
+            answer(&line.context("reading positions from stdin")?)?;
         }
         return Ok(());
     }
-    let position = match &request.position {
-        Some(position) => position.clone(),
-        None => io::read_to_string(io::stdin()).context("reading the position from stdin")?,
-    };
-    say(analyze::run(&request, &position)?);
-    Ok(())
+    answer(&io::read_to_string(io::stdin()).context("reading the position from stdin")?)
 }
 
-fn run_play(args: &[String]) -> anyhow::Result<()> {
-    // The analysis options (--rule, --size, --time) mean the same here; --white too.
-    let white = args.iter().any(|a| a == "--white");
-    let rest: Vec<String> = args.iter().filter(|a| *a != "--white").cloned().collect();
-    let request = analyze::parse_args(&rest)?;
-    anyhow::ensure!(request.position.is_none(), "play takes no position");
+fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
     let options = play::Options {
-        rule: request.rule,
-        size: request.size,
-        think: request.time.unwrap_or(std::time::Duration::from_secs(2)),
-        human_white: white,
+        rule: args.game.rule,
+        size: args.game.size,
+        think: Duration::from_millis(args.time),
+        human_white: args.white,
     };
     play::run(&options, io::stdin().lock(), &mut io::stdout())?;
     Ok(())
 }
 
-fn read_games(files: &[String]) -> anyhow::Result<Vec<tune::Game>> {
-    anyhow::ensure!(!files.is_empty(), "tune needs SGF files of finished games");
+fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    let result = bench::run(args.depth, |index, p| {
+        let pv: Vec<String> = p.pv.iter().map(|m| m.to_string()).collect();
+        eprintln!(
+            "position {}: depth {} score {} nodes {} pv {}",
+            index + 1,
+            p.depth,
+            p.score,
+            p.nodes,
+            pv.join(" ")
+        );
+    });
+    say(format!(
+        "Bench: {} nodes {} nps",
+        result.nodes,
+        result.nodes_per_second()
+    ));
+    Ok(())
+}
+
+fn read_text(file: &PathBuf) -> anyhow::Result<String> {
+    std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))
+}
+
+fn read_games(files: &[PathBuf]) -> anyhow::Result<Vec<sgf::Game>> {
     let mut games = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        games.extend(tune::read_games(&text).with_context(|| file.clone())?);
+        games.extend(
+            sgf::read_games(&read_text(file)?).with_context(|| file.display().to_string())?,
+        );
     }
     Ok(games)
 }
 
-fn run_tune(args: &[String]) -> anyhow::Result<()> {
-    match args.first().map(String::as_str) {
-        Some("--ordering") => return run_tune_ordering(&read_games(&args[1..])?),
-        Some("--labels") => return run_tune_labels(&args[1..]),
-        _ => {}
+fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
+    match args.mode() {
+        TuneMode::Results => run_tune_results(&args.files, tune::Scope::All),
+        TuneMode::Initiative => run_tune_results(&args.files, tune::Scope::Initiative),
+        TuneMode::Labels => run_tune_labels(&args.files),
+        TuneMode::Ordering => run_tune_ordering(&read_games(&args.files)?),
     }
-    let (scope, files) = match args.first().map(String::as_str) {
-        Some("--initiative") => (tune::Scope::Initiative, &args[1..]),
-        _ => (tune::Scope::All, args),
-    };
+}
+
+/// Fits the evaluation weights with a progress bar, and says how the loss moved.
+fn fit_with_progress(samples: &[tune::Sample], scope: tune::Scope) -> tune::Fit {
+    let progress = Progress::new("fitting the evaluation", tune::ITERATIONS as u64);
+    let fitted = tune::fit(samples, &eval::WEIGHTS, scope, &mut || progress.step());
+    progress.finish(&format!(
+        "{} positions, loss {:.6} -> {:.6}",
+        samples.len(),
+        fitted.loss_before,
+        fitted.loss_after
+    ));
+    fitted
+}
+
+fn run_tune_results(files: &[PathBuf], scope: tune::Scope) -> anyhow::Result<()> {
     let (held_out_games, fitted_games): (Vec<_>, Vec<_>) = read_games(files)?
         .into_iter()
         .partition(tune::Game::held_out);
@@ -118,7 +176,7 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
     let samples = quiet_positions(&fitted_games);
     let held_out = quiet_positions(&held_out_games);
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
-    let fitted = tune::fit(&samples, &eval::WEIGHTS, scope);
+    let fitted = fit_with_progress(&samples, scope);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),
@@ -138,16 +196,12 @@ fn run_tune(args: &[String]) -> anyhow::Result<()> {
 
 /// Fits every weight to a judge's scores on four games in five, and reports the loss on
 /// the fifth against the judge and against the games' results.
-fn run_tune_labels(files: &[String]) -> anyhow::Result<()> {
+fn run_tune_labels(files: &[PathBuf]) -> anyhow::Result<()> {
     use tune::labels;
-    anyhow::ensure!(
-        !files.is_empty(),
-        "tune --labels needs files of labelled positions"
-    );
     let mut all = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).with_context(|| file.clone())?;
-        all.extend(labels::read_labels(&text).with_context(|| file.clone())?);
+        let text = read_text(file)?;
+        all.extend(labels::read_labels(&text).with_context(|| file.display().to_string())?);
     }
     let judge_scale = labels::judge_scale(&all);
     let (held_out, fitted_on): (Vec<_>, Vec<_>) = all.into_iter().partition(|l| l.held_out());
@@ -157,7 +211,7 @@ fn run_tune_labels(files: &[String]) -> anyhow::Result<()> {
         labels::samples(&held_out, judge_scale),
         labels::result_samples(&held_out),
     );
-    let fitted = tune::fit(&samples, &eval::WEIGHTS, tune::Scope::All);
+    let fitted = fit_with_progress(&samples, tune::Scope::All);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),
@@ -210,7 +264,14 @@ fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
         "held out, current: {}",
         ordering::accuracy(&held_out, current)
     ));
-    let fit = ordering::fit(&fitted_on);
+    let progress = Progress::new("fitting the move ordering", tune::ITERATIONS as u64);
+    let fit = ordering::fit(&fitted_on, &mut || progress.step());
+    progress.finish(&format!(
+        "{} choices, loss {:.4} -> {:.4}",
+        fitted_on.len(),
+        fit.loss_before,
+        fit.loss_after
+    ));
     say(format!(
         "held out, fitted:  {}",
         ordering::accuracy(&held_out, &fit.weights)
@@ -220,31 +281,5 @@ fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
         fit.loss_before, fit.loss_after
     ));
     say(ordering::format_weights(&fit.weights));
-    Ok(())
-}
-
-fn run_bench(depth: Option<&String>) -> anyhow::Result<()> {
-    let depth = match depth {
-        Some(text) => text
-            .parse()
-            .with_context(|| format!("bench depth '{text}' is not a number"))?,
-        None => bench::DEFAULT_DEPTH,
-    };
-    let result = bench::run(depth, |index, p| {
-        let pv: Vec<String> = p.pv.iter().map(|m| m.to_string()).collect();
-        eprintln!(
-            "position {}: depth {} score {} nodes {} pv {}",
-            index + 1,
-            p.depth,
-            p.score,
-            p.nodes,
-            pv.join(" ")
-        );
-    });
-    say(format!(
-        "Bench: {} nodes {} nps",
-        result.nodes,
-        result.nodes_per_second()
-    ));
     Ok(())
 }

@@ -8,22 +8,14 @@
 //! 1 024 entries, many seldom seen, so its weights decay towards zero.
 
 use crate::board::pattern::{THREAT_KINDS, Threat};
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Pos};
 use crate::eval::{self, INITIATIVE_SETS, Weights};
-use crate::rules::{self, RuleSetting};
-use anyhow::{Context, bail};
+use crate::rules;
 
 pub mod labels;
 pub mod ordering;
 
-/// One game read from SGF: rule, board size, moves (x, y) from the empty board, winner.
-#[derive(Debug, PartialEq)]
-pub struct Game {
-    pub setting: RuleSetting,
-    pub size: usize,
-    pub moves: Vec<(usize, usize)>,
-    pub winner: Option<Color>,
-}
+pub use crate::sgf::Game;
 
 /// One position: the threat counts of the side to move and of its opponent, and how the
 /// game ended for the side to move (1 won, 0 lost, 0.5 drawn).
@@ -32,47 +24,6 @@ pub struct Sample {
     pub own: [u16; THREAT_KINDS],
     pub opponent: [u16; THREAT_KINDS],
     pub result: f64,
-}
-
-/// The games of an SGF collection as c-gomoku-cli writes them (`RU`, `SZ`, `RE`, and
-/// `;B[..]`/`;W[..]` moves with letter coordinates from `a`).
-pub fn read_games(text: &str) -> anyhow::Result<Vec<Game>> {
-    text.split("(;")
-        .skip(1)
-        .enumerate()
-        .map(|(index, record)| read_game(record).with_context(|| format!("game {}", index + 1)))
-        .collect()
-}
-
-fn read_game(record: &str) -> anyhow::Result<Game> {
-    let rule: u64 = property(record, "RU").unwrap_or("0").parse()?;
-    let setting = RuleSetting::from_mask(rule).with_context(|| format!("rule {rule}"))?;
-    let size: usize = property(record, "SZ").context("no SZ")?.parse()?;
-    let winner = match property(record, "RE").unwrap_or("") {
-        result if result.starts_with("B+") => Some(Color::Black),
-        result if result.starts_with("W+") => Some(Color::White),
-        _ => None,
-    };
-    let mut moves = Vec::new();
-    for node in record.split(';').skip(1) {
-        let Some(value) = property(node, "B").or_else(|| property(node, "W")) else {
-            continue;
-        };
-        let coordinate = |c: u8| (c as usize).checked_sub(b'a' as usize);
-        match value.as_bytes() {
-            &[x, y] => moves.push((
-                coordinate(x).context("bad move")?,
-                coordinate(y).context("bad move")?,
-            )),
-            _ => bail!("bad move '{value}'"),
-        }
-    }
-    Ok(Game {
-        setting,
-        size,
-        moves,
-        winner,
-    })
 }
 
 impl Game {
@@ -90,24 +41,6 @@ impl Game {
             });
         hash.is_multiple_of(5)
     }
-}
-
-/// The value of the first `NAME[...]` property in `text` whose name is exactly `name`.
-fn property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
-    let mut rest = text;
-    while let Some(at) = rest.find(&format!("{name}[")) {
-        let preceded_by_letter = rest[..at]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_ascii_uppercase());
-        let value = &rest[at + name.len() + 1..];
-        let end = value.find(']')?;
-        if !preceded_by_letter {
-            return Some(&value[..end]);
-        }
-        rest = &value[end..];
-    }
-    None
 }
 
 /// Replays `game` from the empty board, showing `visit` each position with the move
@@ -171,7 +104,7 @@ pub struct Fit {
     pub loss_after: f64,
 }
 
-const ITERATIONS: usize = 1500;
+pub const ITERATIONS: usize = 1500;
 const INITIATIVE_DECAY: f64 = 1e-5;
 const LEARNING_RATE: f64 = 2.0;
 
@@ -186,7 +119,7 @@ pub enum Scope {
 /// Fits the scale to `start`, then the weights in `scope` (Adam on the mean squared
 /// error, full batch). `None` and `Five` (never present in quiet samples) stay as they
 /// are.
-pub fn fit(samples: &[Sample], start: &Weights, scope: Scope) -> Fit {
+pub fn fit(samples: &[Sample], start: &Weights, scope: Scope, on_step: &mut dyn FnMut()) -> Fit {
     let scale = fit_scale(samples, start);
     let kept = to_params(start);
     let mut params = kept.clone();
@@ -208,6 +141,7 @@ pub fn fit(samples: &[Sample], start: &Weights, scope: Scope) -> Fit {
         if scope == Scope::Initiative {
             params[..TEMPO].copy_from_slice(&kept[..TEMPO]);
         }
+        on_step();
     }
     Fit {
         weights: from_params(&params),
@@ -379,25 +313,9 @@ pub fn format_weights(weights: &Weights) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Color;
     use crate::eval::WEIGHTS;
-    use crate::rules::Rule;
-
-    const RECORD: &str = "(;FF[4]GM[4]RU[4]SZ[15]PB[a]PW[b]RE[W+1]TE[White win]\n\
-        ;B[hh]C[opening move];W[ih]C[1ms];B[hi]C[5ms]\n;W[ii]C[3ms])\n\
-        (;FF[4]RU[0]SZ[20]RE[0.5]\n;B[kk];W[ll])";
-
-    #[test]
-    fn reads_rule_size_moves_and_result() {
-        let games = read_games(RECORD).unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].setting.rule, Rule::Renju);
-        assert_eq!(games[0].size, 15);
-        assert_eq!(games[0].moves, vec![(7, 7), (8, 7), (7, 8), (8, 8)]);
-        assert_eq!(games[0].winner, Some(Color::White));
-        assert_eq!(games[1].setting.rule, Rule::Freestyle);
-        assert_eq!(games[1].winner, None);
-        assert!(read_games("(;SZ[15];B[h])").is_err());
-    }
+    use crate::rules::RuleSetting;
 
     #[test]
     fn a_fifth_of_the_games_is_held_out_by_their_first_ten_moves() {
@@ -466,7 +384,7 @@ mod tests {
                 result,
             });
         }
-        let fitted = fit(&samples, &WEIGHTS, Scope::All);
+        let fitted = fit(&samples, &WEIGHTS, Scope::All, &mut || {});
         assert!(fitted.loss_after < fitted.loss_before * 0.8);
         let flex3 = Threat::Flex3 as usize;
         assert!(fitted.weights.own[flex3] > WEIGHTS.own[flex3]);
@@ -488,7 +406,7 @@ mod tests {
                 }
             })
             .collect();
-        let fitted = fit(&samples, &WEIGHTS, Scope::Initiative);
+        let fitted = fit(&samples, &WEIGHTS, Scope::Initiative, &mut || {});
         assert!(fitted.loss_after < fitted.loss_before);
         assert_eq!(fitted.weights.own, WEIGHTS.own);
         assert_eq!(fitted.weights.opponent, WEIGHTS.opponent);

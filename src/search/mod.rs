@@ -48,7 +48,8 @@ pub const MATE: i32 = 1_000_000;
 pub const MAX_PLY: usize = 128;
 const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
-const MAX_DEPTH: u32 = 60;
+/// Deepest nominal depth of an iteration.
+pub const MAX_DEPTH: u32 = 60;
 /// Depth below the root counts in fractions of a ply, so that an extension or a
 /// reduction can be smaller than a ply.
 const ONE_PLY: i32 = 32;
@@ -201,6 +202,27 @@ pub struct ScoredMove {
 /// Whether a score is a proven win or loss.
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// A proven result, with its length in plies when the search counted it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    Win(Option<u32>),
+    Loss(Option<u32>),
+}
+
+/// The proven result a score stands for, if any. A win the root VCT found scores
+/// [`VCT_WIN`] whatever its length, so it has none.
+pub fn proof(score: i32) -> Option<Proof> {
+    if !is_mate(score) {
+        return None;
+    }
+    let plies = (score.abs() != VCT_WIN).then(|| (MATE - score.abs()) as u32);
+    Some(if score > 0 {
+        Proof::Win(plies)
+    } else {
+        Proof::Loss(plies)
+    })
 }
 
 /// The search state kept between moves: the table, shared by all search threads, and
@@ -1250,6 +1272,14 @@ mod tests {
         let mut engine = Engine::new(1 << 20);
         engine.set_threads(threads);
         engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Silent)[0]
+    }
+
+    #[test]
+    fn a_proof_has_a_length_unless_the_root_vct_found_it() {
+        assert_eq!(proof(MATE - 3), Some(Proof::Win(Some(3))));
+        assert_eq!(proof(-(MATE - 4)), Some(Proof::Loss(Some(4))));
+        assert_eq!(proof(VCT_WIN), Some(Proof::Win(None)));
+        assert_eq!(proof(900), None);
     }
 
     #[test]

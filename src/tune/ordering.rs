@@ -149,7 +149,7 @@ fn pinned() -> [(usize, f64); 2] {
 
 /// Fits the weights from zero but the `pinned` ones (Adam, full batch), so a fit is
 /// reproducible.
-pub fn fit(choices: &[Choice]) -> Fit {
+pub fn fit(choices: &[Choice], on_step: &mut dyn FnMut()) -> Fit {
     let data = Data::new(choices);
     let mut params = vec![0.0; PARAMS];
     let pin = |params: &mut [f64]| pinned().iter().for_each(|&(i, w)| params[i] = w);
@@ -160,6 +160,7 @@ pub fn fit(choices: &[Choice]) -> Fit {
         let (_, gradient) = data.loss_and_gradient(&params);
         adam.step(&mut params, &gradient);
         pin(&mut params);
+        on_step();
     }
     Fit {
         weights: from_params(&params),
@@ -281,7 +282,7 @@ mod tests {
             played: 0,
         };
         let choices: Vec<Choice> = (0..50).map(|_| choice()).collect();
-        let fitted = fit(&choices);
+        let fitted = fit(&choices, &mut || {});
         assert!(fitted.loss_after < fitted.loss_before * 0.5);
         let near = fitted.weights.recent[0];
         assert!(near[1..].iter().all(|&w| near[0] > w), "{near:?}");
