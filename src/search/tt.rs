@@ -1,6 +1,6 @@
 //! The two-slot transposition table.
 //!
-//! Store policy, as in the seed engine (`shared/docs/search.md`), with ages added:
+//! Store policy, as in the seed engine's two-table design, with ages added:
 //! 1. an empty first slot takes the entry;
 //! 2. a first slot holding the same position is overwritten only by a deeper result,
 //!    otherwise nothing is stored;
@@ -30,11 +30,9 @@
 //! with its second word rotated by 32 bits, so a slot read while another thread writes
 //! it (one word old, one new) decodes to a wrong lock and is a miss, not a trusted entry.
 
+use super::MATE_BOUND;
 use crate::board::Pos;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Scores at or beyond this magnitude are mates; see [`super::MATE`].
-const MATE_BOUND: i32 = super::MATE - super::MAX_PLY as i32;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {

@@ -1,0 +1,161 @@
+//! The engine facade: what lives from move to move (the table, each thread's history
+//! and VCF cache, the expected reply for pondering), memory sizing, and the entry points
+//! [`Engine::best_moves`] and [`Engine::ponder`].
+
+use super::smp::{Shared, with_helpers};
+use super::tt::TranspositionTable;
+use super::vcf::VcfCache;
+use super::worker::Search;
+use super::*;
+use crate::board::{Board, POINTS, Pos};
+use std::sync::atomic::AtomicBool;
+
+/// The search state kept between moves: the table, shared by all search threads, and
+/// each thread's history and VCF cache (the first is the main thread's).
+pub struct Engine {
+    pub(super) tt: TranspositionTable,
+    pub(super) threads: Vec<ThreadState>,
+    /// Set by [`Engine::ponder`]: the next search continues it, in the same table
+    /// generation, so the pondered entries are current for the replacement policy.
+    pub(super) pondered: bool,
+    /// The opponent's reply the last search expects (the second move of its principal
+    /// variation), with the hash of the position it is expected in.
+    pub(super) expected_reply: Option<(u64, Pos)>,
+}
+
+/// What one search thread keeps from move to move.
+pub(super) struct ThreadState {
+    pub(super) history: [Vec<i32>; 2],
+    pub(super) vcf_cache: VcfCache,
+}
+
+impl ThreadState {
+    pub(super) fn new() -> ThreadState {
+        ThreadState {
+            history: [vec![0; POINTS], vec![0; POINTS]],
+            vcf_cache: VcfCache::default(),
+        }
+    }
+}
+
+/// Most search threads `INFO thread_num` may ask for.
+pub const MAX_THREADS: usize = 64;
+/// Memory a search thread needs besides the shared table: VCF cache, move lists, stack.
+pub(super) const THREAD_BYTES: u64 = 3 << 20;
+
+/// The whole process's budget when `INFO max_memory` is 0 or absent.
+pub const DEFAULT_PROCESS_BYTES: u64 = 350 << 20;
+/// What the process needs besides the table: pattern tables, boards, stacks, code.
+pub(super) const PROCESS_OVERHEAD_BYTES: u64 = 24 << 20;
+pub(super) const MIN_TABLE_BYTES: u64 = 1 << 20;
+
+/// Table size that keeps the whole process within `max_memory` bytes (0: the default)
+/// with `threads` search threads.
+pub fn table_bytes_for(max_memory: u64, threads: usize) -> usize {
+    let budget = if max_memory == 0 {
+        DEFAULT_PROCESS_BYTES
+    } else {
+        max_memory
+    };
+    let threads = threads.clamp(1, MAX_THREADS) as u64;
+    budget
+        .saturating_sub(PROCESS_OVERHEAD_BYTES + (threads - 1) * THREAD_BYTES)
+        .max(MIN_TABLE_BYTES) as usize
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(table_bytes_for(0, 1))
+    }
+}
+
+impl Engine {
+    pub fn new(table_bytes: usize) -> Engine {
+        Engine {
+            tt: TranspositionTable::new(table_bytes),
+            threads: vec![ThreadState::new()],
+            pondered: false,
+            expected_reply: None,
+        }
+    }
+
+    /// Searches with `threads` threads (1 to [`MAX_THREADS`]) from the next move on; a
+    /// new thread starts with an empty history and VCF cache.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads
+            .resize_with(threads.clamp(1, MAX_THREADS), ThreadState::new);
+    }
+
+    /// Replaces the table by one of `bytes` bytes (the old entries are lost).
+    pub fn resize_table(&mut self, bytes: usize) {
+        if bytes != self.tt.size_bytes() {
+            self.tt = TranspositionTable::new(bytes);
+        }
+    }
+
+    /// Forgets everything learnt: table, histories and VCF caches.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for thread in &mut self.threads {
+            thread.history.iter_mut().for_each(|h| h.fill(0));
+            thread.vcf_cache.clear();
+        }
+    }
+
+    /// The `count` best legal moves for the side to move, best first; empty when it has
+    /// no legal move. Progress goes to `reporter` after each iteration.
+    ///
+    /// With more than one thread and `count` 1 the search is Lazy SMP: helper threads
+    /// run the same iterative deepening, starting at depth 2 or 3, sharing the table,
+    /// and the answer is a vote of all threads' last finished iterations.
+    pub fn best_moves(
+        &mut self,
+        board: &Board,
+        count: usize,
+        limits: &Limits,
+        stop: &AtomicBool,
+        reporter: &mut dyn Reporter,
+    ) -> Vec<ScoredMove> {
+        if !std::mem::take(&mut self.pondered) {
+            self.tt.new_search();
+        }
+        for thread in &mut self.threads {
+            for history in &mut thread.history {
+                history.iter_mut().for_each(|h| *h /= 2);
+            }
+        }
+        let shared = Shared::new(&self.tt);
+        let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
+        let mut main = Search::new(&shared, main, board, limits, stop);
+        let (moves, reply) = if count != 1 || helpers.is_empty() {
+            main.run(count, reporter, &mut Vec::new)
+        } else {
+            with_helpers(&shared, helpers, board, limits, |finish_helpers| {
+                main.run(count, reporter, finish_helpers)
+            })
+        };
+        self.expected_reply = reply.zip(moves.first()).map(|(reply, best)| {
+            let mut after = board.clone();
+            after.play(best.pos);
+            (after.hash(), reply)
+        });
+        moves
+    }
+
+    /// Thinks on the opponent's time until stopped, for the table only: on the position
+    /// after the reply the last search expects (the second move of its principal
+    /// variation), where the next search most likely starts, or on `board` itself when
+    /// it expects none.
+    pub fn ponder(&mut self, board: &Board, limits: &Limits, stop: &AtomicBool) {
+        let mut expected = board.clone();
+        let opponent = board.to_move();
+        if let Some((hash, reply)) = self.expected_reply
+            && hash == board.hash()
+            && crate::rules::is_legal(&mut expected, reply, opponent)
+        {
+            expected.play(reply);
+        }
+        self.best_moves(&expected, 1, limits, stop, &mut Silent);
+        self.pondered = true;
+    }
+}

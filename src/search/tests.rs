@@ -1,0 +1,327 @@
+use super::engine::ThreadState;
+use super::params::*;
+use super::smp::{Finished, Shared, elect};
+use super::tt::TranspositionTable;
+use super::worker::Search;
+use super::*;
+use crate::board::pattern::Threat;
+use crate::board::testing::{self, picture};
+use crate::board::{Board, Color, Pos};
+use crate::eval;
+use crate::rules::Rule;
+use std::sync::atomic::AtomicBool;
+
+fn best(board: &Board, depth: u32) -> ScoredMove {
+    best_with_threads(board, depth, 1)
+}
+
+fn best_with_threads(board: &Board, depth: u32, threads: usize) -> ScoredMove {
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(1 << 20);
+    engine.set_threads(threads);
+    engine.best_moves(board, 1, &limits, &AtomicBool::new(false), &mut Silent)[0]
+}
+
+#[test]
+fn a_proof_has_a_length_unless_the_root_vct_found_it() {
+    assert_eq!(proof(MATE - 3), Some(Proof::Win(Some(3))));
+    assert_eq!(proof(-(MATE - 4)), Some(Proof::Loss(Some(4))));
+    assert_eq!(proof(VCT_WIN), Some(Proof::Win(None)));
+    assert_eq!(proof(900), None);
+}
+
+#[test]
+fn helper_threads_reach_the_same_conclusions() {
+    let board = picture(Rule::Freestyle, &testing::DOUBLE_THREE, Color::Black);
+    let m = best_with_threads(&board, 5, 3);
+    assert!(is_mate(m.score) && m.score > 0, "{m:?}");
+    let board = picture(
+        Rule::Freestyle,
+        &["...............", "....XXX........", "...........O..."],
+        Color::White,
+    );
+    let m = best_with_threads(&board, 4, 2);
+    assert!(m.pos.y() == 1 && [2, 3, 7, 8].contains(&m.pos.x()), "{m:?}");
+}
+
+#[test]
+fn white_wins_with_a_four_whose_block_is_a_foul() {
+    // From a game: (8,7) makes White's four O.OOO on row 7; Black's block at (6,7)
+    // would make a four and two threes, a double-three foul.
+    let board = picture(
+        Rule::Renju,
+        &[
+            "",
+            "",
+            "",
+            "",
+            ".........X",
+            "....X....O",
+            "....OXXXXO",
+            ".....O.O.O",
+            "......XXOO",
+            ".......X.XO",
+            ".........OX",
+        ],
+        Color::White,
+    );
+    let m = best_with_threads(&board, 3, 1);
+    assert_eq!((m.pos, m.score), (Pos::new(8, 7), MATE - 3), "{m:?}");
+}
+
+#[test]
+fn pondering_on_the_expected_reply_saves_the_next_search_most_of_its_work() {
+    let start = picture(
+        Rule::Freestyle,
+        &["", "", "", "", "", "", "......OX", ".......X", "......O."],
+        Color::Black,
+    );
+    let depth = |d| Limits {
+        max_depth: Some(d),
+        ..Limits::default()
+    };
+    // Deep enough that the main search outweighs the root threat searches, which
+    // every search runs afresh.
+    let nodes_after = |ponder: bool| {
+        let mut engine = Engine::new(1 << 22);
+        let stop = AtomicBool::new(false);
+        let ours = engine.best_moves(&start, 1, &depth(5), &stop, &mut Silent)[0];
+        let (_, reply) = engine.expected_reply.expect("a principal variation");
+        let mut board = start.clone();
+        board.play(ours.pos);
+        if ponder {
+            engine.ponder(&board, &depth(10), &stop);
+        }
+        board.play(reply);
+        let mut last = LastProgress::default();
+        engine.best_moves(&board, 1, &depth(10), &stop, &mut last);
+        last.0.expect("an iteration").nodes
+    };
+    let (pondered, fresh) = (nodes_after(true), nodes_after(false));
+    assert!(
+        pondered * 2 < fresh,
+        "{pondered} nodes after pondering, {fresh} without"
+    );
+}
+
+#[test]
+fn the_vote_prefers_wins_then_depth_and_avoids_losses() {
+    let vote = |x: usize, score: i32, depth: i32| Finished {
+        pos: Pos::new(x, 0),
+        score,
+        depth,
+    };
+    let elected = |votes: &[Finished]| elect(votes).unwrap().pos.x();
+    // Two helpers agreeing outvote a deeper main thread.
+    assert_eq!(elected(&[vote(1, 5, 7), vote(1, 9, 7), vote(2, 5, 9)]), 1);
+    // A tie goes to the last voter, the main thread.
+    assert_eq!(elected(&[vote(1, 5, 8), vote(2, 5, 8)]), 2);
+    // The quickest proven win beats every vote.
+    assert_eq!(
+        elected(&[vote(1, MATE - 9, 3), vote(2, MATE - 5, 2), vote(3, 0, 20)]),
+        2
+    );
+    // A move proven lost is not chosen while another is not.
+    assert_eq!(elected(&[vote(1, 0, 3), vote(2, -(MATE - 4), 12)]), 1);
+    assert_eq!(elected(&[vote(1, -(MATE - 2), 3)]), 1);
+    assert!(elect(&[]).is_none());
+}
+
+#[test]
+fn blocks_an_open_three_when_it_has_no_attack() {
+    let board = picture(
+        Rule::Freestyle,
+        &[
+            "...............",
+            "...............",
+            "....XXX........",
+            "...........O...",
+            "...............",
+        ],
+        Color::White,
+    );
+    let m = best(&board, 4);
+    assert!(
+        [
+            Pos::new(3, 2),
+            Pos::new(7, 2),
+            Pos::new(2, 2),
+            Pos::new(8, 2)
+        ]
+        .contains(&m.pos),
+        "{m:?}"
+    );
+}
+
+/// `check` run on a fresh search of `board`, with its own table.
+fn with_search<R>(board: &Board, check: impl FnOnce(&mut Search) -> R) -> R {
+    let tt = TranspositionTable::new(1 << 16);
+    let shared = Shared::new(&tt);
+    let mut state = ThreadState::new();
+    let (limits, stop) = (Limits::default(), AtomicBool::new(false));
+    check(&mut Search::new(&shared, &mut state, board, &limits, &stop))
+}
+
+#[test]
+fn a_node_improves_when_its_score_rose_since_its_side_last_moved() {
+    with_search(&Board::new(15, 15, Rule::Freestyle), |search| {
+        search.static_evals[3] = Some(100);
+        search.static_evals[4] = Some(-500);
+        search.static_evals[5] = Some(90);
+        assert!(!search.improving(5));
+        search.static_evals[5] = Some(110);
+        assert!(search.improving(5));
+        search.static_evals[5] = None;
+        assert!(search.improving(5), "a forced node");
+        search.static_evals[3] = None;
+        search.static_evals[5] = Some(-1000);
+        assert!(search.improving(5), "nothing to compare with");
+        search.static_evals[1] = Some(0);
+        assert!(search.improving(1), "the root has no score two plies up");
+    });
+}
+
+#[test]
+fn a_search_that_leaves_a_move_out_neither_plays_it_nor_touches_the_table() {
+    let board = picture(
+        Rule::Freestyle,
+        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+        Color::White,
+    );
+    let key = board.hash();
+    let best = with_search(&board, |search| {
+        search.pvs(plies(3), -INFINITY, INFINITY, 1);
+        assert!(search.tt.probe(key, 1).is_some());
+        search.pv[1][0]
+    });
+    with_search(&board, |search| {
+        search.excluded[1] = Some(best);
+        search.pvs(plies(3), -INFINITY, INFINITY, 1);
+        assert_ne!(search.pv[1].first(), Some(&best));
+        assert!(search.tt.probe(key, 1).is_none());
+    });
+}
+
+#[test]
+fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
+    let prune = |board: &Board| {
+        with_search(board, |search| {
+            let score = eval::evaluate(board);
+            let beta = score - FUTILITY_MARGIN * 2;
+            search.prune_shallow(score, 2, beta - 1, beta, 3)
+        })
+    };
+    // White to move, Black scattered: nothing brews, the static score stands.
+    let quiet = picture(
+        Rule::Freestyle,
+        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+        Color::White,
+    );
+    assert_eq!(prune(&quiet), Some(eval::evaluate(&quiet)));
+    // Black has a four-three point at (4,4): White's static score means nothing.
+    let brewing = picture(
+        Rule::Freestyle,
+        &[
+            "", "", "....X", "....X", ".....XX", "", "....X", "", "O.....O",
+        ],
+        Color::White,
+    );
+    assert_eq!(
+        brewing.threat(Pos::new(4, 4), Color::Black),
+        Threat::Block4Flex3
+    );
+    assert_eq!(prune(&brewing), None);
+}
+
+#[test]
+fn finds_a_win_by_double_three_that_vcf_alone_cannot() {
+    // Black to move: (6,6) makes two open threes with (4,6)(5,6) and (6,4)(6,5).
+    let board = picture(Rule::Freestyle, &testing::DOUBLE_THREE, Color::Black);
+    let m = best(&board, 5);
+    assert!(is_mate(m.score) && m.score > 0, "{m:?}");
+}
+
+#[test]
+fn stop_flag_ends_the_search_with_a_legal_move() {
+    let board = picture(
+        Rule::Freestyle,
+        &["...............", ".......X.......", "......O........"],
+        Color::Black,
+    );
+    let mut engine = Engine::new(1 << 20);
+    let mut last = LastProgress::default();
+    let moves = engine.best_moves(
+        &board,
+        1,
+        &Limits::default(),
+        &AtomicBool::new(true),
+        &mut last,
+    );
+    assert_eq!(moves.len(), 1);
+    assert!(board.is_empty(moves[0].pos));
+    // Stopped before any root move was searched, it knows of no win or loss.
+    assert!(!is_mate(moves[0].score), "{:?}", moves[0]);
+    assert!(
+        last.0.as_ref().is_none_or(|p| !is_mate(p.score)),
+        "{:?}",
+        last.0
+    );
+}
+
+#[test]
+fn late_moves_of_deep_nodes_are_reduced_most() {
+    assert_eq!(late_move_reduction(plies(1), 10), 0, "a ply deep: nothing");
+    assert_eq!(
+        late_move_reduction(plies(8), 0),
+        0,
+        "the first move: nothing"
+    );
+    let eighth_at_eight = late_move_reduction(plies(8), 7);
+    assert!((ONE_PLY..2 * ONE_PLY).contains(&eighth_at_eight));
+    assert!(late_move_reduction(plies(8), 3) < eighth_at_eight);
+    assert!(late_move_reduction(plies(4), 7) < eighth_at_eight);
+    assert_eq!(
+        late_move_reduction(plies(500), 500),
+        late_move_reduction(plies(LMR_MAX_PLIES as i32 - 1), MAX_QUIET_BREADTH - 1)
+    );
+}
+
+#[test]
+fn node_counts_repeat_exactly() {
+    let board = picture(
+        Rule::Renju,
+        &[
+            "...............",
+            ".......X.......",
+            "......OX.......",
+            "......O........",
+        ],
+        Color::Black,
+    );
+    let run = || {
+        let mut engine = Engine::new(1 << 20);
+        let limits = Limits {
+            max_depth: Some(5),
+            ..Limits::default()
+        };
+        let mut nodes = 0;
+        struct Count<'a>(&'a mut u64);
+        impl Reporter for Count<'_> {
+            fn progress(&mut self, p: &Progress) {
+                *self.0 = p.nodes;
+            }
+        }
+        let m = engine.best_moves(
+            &board,
+            1,
+            &limits,
+            &AtomicBool::new(false),
+            &mut Count(&mut nodes),
+        );
+        (m, nodes)
+    };
+    assert_eq!(run(), run());
+}
