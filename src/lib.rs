@@ -1,6 +1,6 @@
 //! Lianzhu (连珠): a Gomoku and Renju engine for the Gomocup protocol.
 //!
-//! The binary `pbrain-lianzhu` is a thin shell around [`protocol::driver`]; everything a
+//! The binary `pbrain-lianzhu` is a thin shell around [`protocol::run`] and [`cli`]; everything a
 //! test or a subcommand needs is reachable from here.
 
 pub mod analyze;
@@ -16,5 +16,6 @@ pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod sgf;
+pub mod tables;
 pub mod time;
 pub mod tune;

@@ -54,9 +54,9 @@ fn main() {
 }
 
 fn run_protocol() -> anyhow::Result<()> {
-    protocol::driver::prepare_tables();
+    lianzhu::tables::prepare();
     let stdin = io::BufReader::new(io::stdin());
-    protocol::driver::run(stdin, io::stdout().lock())?;
+    protocol::run(stdin, io::stdout().lock())?;
     Ok(())
 }
 

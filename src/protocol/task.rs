@@ -1,0 +1,89 @@
+//! Work for the worker thread: a search for moves, a swap2 decision, or pondering, and
+//! what each hands back.
+
+use crate::board::Board;
+use crate::opening::{Swap2, Swap2Answer};
+use crate::search::{Engine, Limits, Reporter, ScoredMove};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// Work for the worker thread.
+#[derive(Clone)]
+pub enum Task {
+    /// Find the `count` best moves of the side to move; with `play`, play the best.
+    Think {
+        engine: Arc<Mutex<Engine>>,
+        board: Board,
+        count: usize,
+        play: bool,
+        limits: Limits,
+    },
+    Swap2 {
+        engine: Arc<Mutex<Engine>>,
+        board: Board,
+        limits: Limits,
+    },
+    /// Think on the opponent's time (`INFO pondering 1`) until stopped, only to fill
+    /// the table for the next search; nothing is reported.
+    Ponder {
+        engine: Arc<Mutex<Engine>>,
+        board: Board,
+        limits: Limits,
+    },
+}
+
+/// What the worker hands back.
+#[derive(Debug)]
+pub enum TaskResult {
+    Moves {
+        moves: Vec<ScoredMove>,
+        count: usize,
+        play: bool,
+    },
+    Swap2(Swap2Answer),
+    Pondered,
+}
+
+impl Task {
+    /// Carries the task out; runs on the worker thread.
+    pub fn run(self, stop: &AtomicBool, reporter: &mut dyn Reporter) -> TaskResult {
+        match self {
+            Task::Think {
+                engine,
+                board,
+                count,
+                play,
+                limits,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                TaskResult::Moves {
+                    moves: engine.best_moves(&board, count, &limits, stop, reporter),
+                    count,
+                    play,
+                }
+            }
+            Task::Swap2 {
+                engine,
+                board,
+                limits,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                TaskResult::Swap2(Swap2::new(&mut engine, &limits, stop).answer(&board))
+            }
+            Task::Ponder {
+                engine,
+                board,
+                limits,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                engine.ponder(&board, &limits, stop);
+                TaskResult::Pondered
+            }
+        }
+    }
+
+    /// Whether the task only uses idle time and gives way to the next command.
+    pub fn is_ponder(&self) -> bool {
+        matches!(self, Task::Ponder { .. })
+    }
+}
