@@ -6,7 +6,7 @@
 
 use crate::board::{Board, POINTS, Pos};
 use crate::cli::AnalyzeArgs;
-use crate::eval;
+use crate::move_values;
 use crate::rules::{self, Rule};
 use crate::search::ordering::{self, Situation};
 use crate::search::{self, Engine, LastProgress, Limits, Progress, Proof};
@@ -236,7 +236,7 @@ fn move_order(board: &mut Board) -> MoveOrder {
         Situation::Open => "open",
     };
     ordering::order(board, &mut moves, &[0; POINTS]);
-    let values = eval::MoveValues::new(board);
+    let values = move_values::MoveValues::new(board);
     MoveOrder {
         situation: label,
         moves: (moves.iter())

@@ -9,6 +9,7 @@ pub mod board;
 pub mod cli;
 pub mod eval;
 pub mod logging;
+pub mod move_values;
 pub mod opening;
 pub mod play;
 pub mod progress;

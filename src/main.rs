@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::Parser;
 use lianzhu::cli::{self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, TuneArgs, TuneMode};
 use lianzhu::progress::Progress;
-use lianzhu::{analyze, bench, eval, play, protocol, sgf, tune};
+use lianzhu::{analyze, bench, eval, move_values, play, protocol, sgf, tune};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::exit;
@@ -259,7 +259,7 @@ fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
         fitted_on.len(),
         held_out.len()
     ));
-    let current = &eval::ORDER_WEIGHTS;
+    let current = &move_values::ORDER_WEIGHTS;
     say(format!(
         "held out, current: {}",
         ordering::accuracy(&held_out, current)

@@ -7,6 +7,7 @@
 
 use crate::board::{Board, Color, Pos};
 use crate::eval;
+use crate::move_values;
 use crate::search::{Engine, Limits, Silent};
 use std::sync::atomic::AtomicBool;
 
@@ -128,9 +129,15 @@ impl<'a> Swap2<'a> {
             return Swap2Answer::Stones(vec![best]);
         }
         let mut pairs = Vec::new();
-        for (white, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
+        for (white, _) in move_values::ranked_moves(board)
+            .into_iter()
+            .take(PAIR_BREADTH)
+        {
             board.play(white);
-            for (black, _) in eval::ranked_moves(board).into_iter().take(PAIR_BREADTH) {
+            for (black, _) in move_values::ranked_moves(board)
+                .into_iter()
+                .take(PAIR_BREADTH)
+            {
                 pairs.push(vec![white, black]);
             }
             board.undo();

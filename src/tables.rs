@@ -16,5 +16,5 @@ pub fn build() {
     for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard, Rule::Caro] {
         rule.pattern_pairs();
     }
-    crate::eval::build_tables();
+    crate::move_values::build_tables();
 }

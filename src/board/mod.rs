@@ -17,11 +17,16 @@
 //! lifting it puts the saved values back: an undo needs no table look-up. Undo had cost
 //! as much as the placement it reverses.
 
+mod color;
 pub mod pattern;
+pub mod rule;
+
+pub use color::Color;
+pub use rule::{Rule, RuleSetting};
+
 #[cfg(test)]
 pub mod testing;
 
-use crate::rules::Rule;
 use pattern::{
     CODE_BLACK, CODE_EMPTY, CODE_WALL, CODE_WHITE, HALF_LINE, PairTable, Pattern, THREAT_KINDS,
     Threat, key_shift,
@@ -37,25 +42,6 @@ pub const POINTS: usize = STRIDE * MAX_SIZE;
 
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Color {
-    Black,
-    White,
-}
-
-impl Color {
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
 
 const COLORS: [Color; 2] = [Color::Black, Color::White];
 

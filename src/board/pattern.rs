@@ -15,7 +15,7 @@
 //!
 //! [`Board`]: super::Board
 
-use super::Color;
+use super::color::Color;
 use std::sync::OnceLock;
 
 /// Cells on each side of the centre that a line key covers.

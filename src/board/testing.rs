@@ -1,7 +1,7 @@
 //! Boards for tests, drawn or listed.
 
+use super::Rule;
 use super::{Board, Cell, Color, Pos};
-use crate::rules::Rule;
 
 /// Black to move can make two open threes at (6,6): a win that needs threes, not fours.
 pub const DOUBLE_THREE: [&str; 10] = [

@@ -3,7 +3,7 @@
 //! `LIANZHU_FUZZ_LINES` sets how many lines (3000 by default).
 
 use super::session::Session;
-use super::testing::{feed_one, snapshot};
+use super::session::testing::{feed_one, snapshot};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

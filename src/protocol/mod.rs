@@ -12,7 +12,5 @@ pub mod task;
 
 #[cfg(test)]
 mod fuzz;
-#[cfg(test)]
-mod testing;
 
 pub use io::{progress_line, run};

@@ -2,12 +2,11 @@
 //! and VCF cache, the expected reply for pondering), memory sizing, and the entry points
 //! [`Engine::best_moves`] and [`Engine::ponder`].
 
-use super::smp::{Shared, with_helpers};
+use super::common::*;
+use super::smp::with_helpers;
 use super::tt::TranspositionTable;
-use super::vcf::VcfCache;
-use super::worker::Search;
-use super::*;
-use crate::board::{Board, POINTS, Pos};
+use super::worker::{Search, Shared, ThreadState};
+use crate::board::{Board, Pos};
 use std::sync::atomic::AtomicBool;
 
 /// The search state kept between moves: the table, shared by all search threads, and
@@ -21,21 +20,6 @@ pub struct Engine {
     /// The opponent's reply the last search expects (the second move of its principal
     /// variation), with the hash of the position it is expected in.
     pub(super) expected_reply: Option<(u64, Pos)>,
-}
-
-/// What one search thread keeps from move to move.
-pub(super) struct ThreadState {
-    pub(super) history: [Vec<i32>; 2],
-    pub(super) vcf_cache: VcfCache,
-}
-
-impl ThreadState {
-    pub(super) fn new() -> ThreadState {
-        ThreadState {
-            history: [vec![0; POINTS], vec![0; POINTS]],
-            vcf_cache: VcfCache::default(),
-        }
-    }
 }
 
 /// Most search threads `INFO thread_num` may ask for.

@@ -1,12 +1,12 @@
 //! The tree below the root: principal-variation search with the table, pruning,
 //! reductions and extensions, and the quiescence at its leaves.
 
+use super::common::*;
 use super::ordering::{self, Situation};
 use super::params::*;
 use super::tt::{Bound, Hit};
 use super::vcf::{Budget, Vcf};
 use super::worker::{MoveLists, Search};
-use super::*;
 use crate::board::pattern::Threat;
 use crate::board::{Color, Pos};
 use crate::eval;

@@ -9,7 +9,7 @@
 
 use crate::board::pattern::{Pattern, Threat};
 use crate::board::{Board, Color, DIRECTIONS, Pos};
-use crate::eval;
+use crate::move_values;
 use crate::rules::{self, Rule};
 
 /// What the side to move faces.
@@ -78,7 +78,7 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
     {
         return Situation::Forced;
     }
-    eval::add_candidate_points(board, moves);
+    move_values::add_candidate_points(board, moves);
     if board.rule() == Rule::Renju && me == Color::Black {
         moves.retain(|&pos| !rules::is_forbidden(board, pos));
     }
@@ -252,10 +252,10 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
 }
 
 /// Ordering bonus of a killer move, in the hundredths of a logit of
-/// [`eval::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
+/// [`move_values::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
 const KILLER_VALUE: i32 = 150;
 
-/// Scores `moves` into `scored` for [`pick`]: by [`eval::MoveValues`] (killers get a
+/// Scores `moves` into `scored` for [`pick`]: by [`move_values::MoveValues`] (killers get a
 /// bonus) and history; ties go to the lower point index, so the order is fully defined.
 /// The history only breaks ties. Added to the value instead (a bounded history with a
 /// penalty for the moves searched before a cutoff, worth at most 128 or 32), it cut
@@ -269,7 +269,7 @@ pub fn score(
     scored: &mut Vec<(i64, Pos)>,
 ) {
     scored.clear();
-    let values = eval::MoveValues::new(board);
+    let values = move_values::MoveValues::new(board);
     scored.extend(moves.iter().map(|&pos| {
         let killer = if killers.contains(&Some(pos)) {
             KILLER_VALUE
@@ -422,7 +422,7 @@ mod tests {
         unique.sort_by_key(|p| p.index());
         unique.dedup();
         assert_eq!(unique.len(), moves.len());
-        assert_eq!(unique, eval::candidate_points(&b));
+        assert_eq!(unique, move_values::candidate_points(&b));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! sizes live with the engine ([`super::engine`]), the evaluation's weights in
 //! [`crate::eval`]. The games behind each value are in `docs/experiments.md`.
 
-use super::*;
+use super::common::*;
 use std::sync::OnceLock;
 
 /// Nodes between two looks at the clock and the stop flag.

@@ -2,15 +2,16 @@
 //! a threat-search win), iterative deepening with aspiration windows, the root move
 //! loop, and the check that the chosen move leaves the opponent no threat win.
 
+use super::common::*;
 use super::ordering::{self, Situation};
 use super::params::*;
 use super::smp::{Finished, elect};
 use super::vcf::{self, Budget, Vcf};
 use super::vct::Vct;
 use super::worker::{Search, interruption};
-use super::*;
 use crate::board::Pos;
 use crate::eval;
+use crate::move_values;
 
 pub(super) struct RootMove {
     pub(super) pos: Pos,
@@ -104,7 +105,7 @@ impl Search<'_> {
             Situation::Lost => {
                 let pos = self
                     .legal_block()
-                    .or_else(|| eval::best_static_move(&mut self.board).map(|m| m.0));
+                    .or_else(|| move_values::best_static_move(&mut self.board).map(|m| m.0));
                 return Err(match pos {
                     Some(pos) => self.immediate(reporter, pos, -(MATE - 2)),
                     None => Vec::new(),

@@ -2,12 +2,10 @@
 //! sharing the table, and the answer is a vote of every thread's last finished
 //! iteration.
 
-use super::engine::ThreadState;
-use super::tt::TranspositionTable;
-use super::worker::Search;
-use super::*;
+use super::common::*;
+use super::worker::{Search, Shared, ThreadState};
 use crate::board::{Board, Pos};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs `main` beside one helper search thread per state in `helpers`; `main` gets a
 /// function that stops the helpers and returns their last finished iterations.
@@ -68,19 +66,4 @@ pub(super) struct Finished {
     pub(super) pos: Pos,
     pub(super) score: i32,
     pub(super) depth: i32,
-}
-
-/// What the threads of one search share: the table and the count of all their nodes.
-pub(super) struct Shared<'a> {
-    pub(super) tt: &'a TranspositionTable,
-    pub(super) nodes: AtomicU64,
-}
-
-impl<'a> Shared<'a> {
-    pub(super) fn new(tt: &'a TranspositionTable) -> Shared<'a> {
-        Shared {
-            tt,
-            nodes: AtomicU64::new(0),
-        }
-    }
 }

@@ -1,9 +1,9 @@
-use super::engine::ThreadState;
+use super::common::*;
+use super::engine::Engine;
 use super::params::*;
-use super::smp::{Finished, Shared, elect};
+use super::smp::{Finished, elect};
 use super::tt::TranspositionTable;
-use super::worker::Search;
-use super::*;
+use super::worker::{Search, Shared, ThreadState};
 use crate::board::pattern::Threat;
 use crate::board::testing::{self, picture};
 use crate::board::{Board, Color, Pos};

@@ -30,7 +30,7 @@
 //! with its second word rotated by 32 bits, so a slot read while another thread writes
 //! it (one word old, one new) decodes to a wrong lock and is a miss, not a trusted entry.
 
-use super::MATE_BOUND;
+use super::common::MATE_BOUND;
 use crate::board::Pos;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -258,7 +258,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{MATE, MAX_DEPTH, ONE_PLY};
+    use crate::search::common::{MATE, MAX_DEPTH, ONE_PLY};
 
     /// Keys that land in bucket 0 of a one-bucket table, told apart by their locks.
     fn key(lock: u32) -> u64 {

@@ -2,15 +2,43 @@
 //! variations and move buffers, and the polling of the clock, node limit and stop flag.
 //! The root search is in [`super::root`], the tree below it in [`super::node`].
 
-use super::engine::ThreadState;
+use super::common::*;
 use super::params::*;
-use super::smp::Shared;
 use super::tt::TranspositionTable;
 use super::vcf::VcfCache;
-use super::*;
-use crate::board::{Board, Pos};
+use crate::board::{Board, POINTS, Pos};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+/// What one search thread keeps from move to move.
+pub(super) struct ThreadState {
+    pub(super) history: [Vec<i32>; 2],
+    pub(super) vcf_cache: VcfCache,
+}
+
+impl ThreadState {
+    pub(super) fn new() -> ThreadState {
+        ThreadState {
+            history: [vec![0; POINTS], vec![0; POINTS]],
+            vcf_cache: VcfCache::default(),
+        }
+    }
+}
+
+/// What the threads of one search share: the table and the count of all their nodes.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) nodes: AtomicU64,
+}
+
+impl<'a> Shared<'a> {
+    pub(super) fn new(tt: &'a TranspositionTable) -> Shared<'a> {
+        Shared {
+            tt,
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
 
 pub(super) struct Search<'a> {
     pub(super) tt: &'a TranspositionTable,

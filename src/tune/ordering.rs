@@ -5,7 +5,7 @@
 
 use super::{Adam, Game, ITERATIONS, replay};
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
-use crate::eval::{OrderFeatures, OrderWeights, PROXIMITY_CLASSES, RECENT_STONES};
+use crate::move_values::{OrderFeatures, OrderWeights, PROXIMITY_CLASSES, RECENT_STONES};
 use crate::search;
 use crate::search::ordering::{self, Situation};
 
@@ -139,7 +139,7 @@ pub struct Fit {
 }
 
 /// Weights no choice can teach (the search never orders a five, to play or to block),
-/// set so that the static mover ([`crate::eval::ranked_moves`]) wins first, then blocks.
+/// set so that the static mover ([`crate::move_values::ranked_moves`]) wins first, then blocks.
 fn pinned() -> [(usize, f64); 2] {
     [
         (OWN_THREAT + Threat::Five as usize, 10_000.0),
@@ -229,7 +229,7 @@ pub fn format_weights(weights: &OrderWeights) -> String {
 mod tests {
     use super::*;
     use crate::board::pattern::Pattern;
-    use crate::eval::ORDER_WEIGHTS;
+    use crate::move_values::ORDER_WEIGHTS;
     use crate::rules::RuleSetting;
 
     fn to_params(weights: &OrderWeights) -> Vec<f64> {
