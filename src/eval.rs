@@ -20,11 +20,7 @@ pub struct Weights {
     pub initiative: [[i32; INITIATIVE_SETS]; INITIATIVE_SETS],
 }
 
-/// Static score of the position for the side to move. Rapfi averages its score with
-/// the one a ply before. Averaged with the score before the opponent's last stone, this
-/// one changed a third (renju) to a half (freestyle) less from one iteration to the next,
-/// yet measured -3.2 Elo (95 %: -27 to +21) over 218 game pairs (renju 15x15,
-/// 12 s + 0.5 s/turn).
+/// Static score of the position for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     WEIGHTS.score(board.threat_counts(me), board.threat_counts(me.opponent()))
@@ -52,24 +48,11 @@ pub fn initiative(counts: &[u16; THREAT_KINDS]) -> usize {
         .sum()
 }
 
-/// The threat weights were fitted by `tune` to 88 342 quiet positions: Lianzhu's
-/// self-play and matches against pisq, AIWine and Rapfi, and 600 Rapfi self-play games
-/// at 0.1 s/turn (against the fit before, 125-75 at 0.3 s/turn, freestyle 20x20). The
-/// tempo and the initiative table were then fitted by `tune --initiative` to the
-/// 297 233 quiet positions of every game under matches/ (loss 0.2031 -> 0.1958).
-/// The renju forbidden-point weights are half the fitted ones: as fitted, one forbidden
-/// point swung the score by some 4 000 between Black's turn and White's. A refit to
-/// later games also gives about half, and halved they were not worse in renju
-/// self-play (+8.4 Elo, 95 %: -2.2 to +19.1, over 946 game pairs). Quartered, they
-/// measured +4.8 over 108 pairs on all the renju openings and -15.2 (-55 to +24) over
-/// 103 on the sharp ones. Counting a quarter of the weight only at the forbidden points
-/// where White has no three-stone line through the point (so no four to force Black
-/// onto it) measured +9.8 (-10.4 to +30.0) over 426 pairs on the sharp ones.
-/// A point's score by its whole combination of four line patterns (a correction per
-/// unordered combination, per side and per foul table, fitted over these weights to
-/// 396 k positions) lowered the held-out loss from 0.1779 (with a constant per colour)
-/// to 0.1656, yet measured +1.3 Elo (95 %: -33 to +35) over 132 pairs in renju and
-/// -68.6 (-123 to -18) over 77 in freestyle 20x20 (sharp openings, 12 s + 0.5 s/turn).
+/// The threat weights were fitted by `tune` to 88 342 quiet positions, the tempo and the
+/// initiative table by `tune --initiative` to 297 233. The renju forbidden-point
+/// weights are half the fitted ones: as fitted, one forbidden point swung the score by
+/// some 4 000 between Black's turn and White's. How each was judged, and what was tried
+/// instead, is in `docs/experiments.md`.
 /// Threat order: None, Forbidden, One, Block2, Flex2, Flex2x2, Block3, Block3Plus,
 /// Flex3, Flex3Plus, Block4, Block4Plus, Flex3x2, Block4Flex3, Flex4, Five.
 pub const WEIGHTS: Weights = Weights {

@@ -67,13 +67,11 @@ impl Search<'_> {
                 return hit.score;
             }
         }
-        // Rapfi searches a PV node shallower, by 0.28 of the plies its table entry
-        // lacks (up to 3.6), when the entry has a move. That cut depth-9 bench nodes by
-        // 13 % and measured -53.6 Elo (95 %: -92 to -16) over 111 pairs (renju, sharp
-        // openings, 12 s + 0.5 s/turn).
+        // Step 1. Static score (none when a threat forces the moves).
         let static_eval = (!threatened).then(|| eval::evaluate(&self.board));
         self.static_evals[ply] = static_eval;
-        // Decided before the move list is built, which a pruned node never needs.
+        // Step 2. Futility pruning and razoring, decided before the move list is built,
+        // which a pruned node never needs.
         if null_window
             && depth > 0
             && !is_mate(beta)
@@ -100,34 +98,23 @@ impl Search<'_> {
         if ply >= MAX_PLY - 2 {
             return eval::evaluate(&self.board);
         }
-        // A forced single reply costs no depth. Letting up to three defences against a
-        // three cost none either (a line of threes then costs the attacker's plies
-        // only) took 3.2 times the depth-9 bench nodes and measured -33 Elo over 95
-        // game pairs in renju and -15 over 91 in freestyle 20x20 (sharp openings,
-        // 12 s + 0.5 s/turn); half a ply each took 10 % more depth-9 bench nodes and
-        // measured -6.8 (95 %: -43 to +29) over 154 pairs in renju. Searching the
-        // forced reply 0.3 ply deeper, as Rapfi does, took 41 % more depth-9 bench
-        // nodes and measured -8.1 Elo (95 %: -45 to +29) over 129 pairs (renju, sharp
-        // openings, 12 s + 0.5 s/turn).
+        // Step 3. Forced-reply extension: a single reply costs no depth.
         let forced = moves.len() == 1;
         if depth <= 0 && !forced {
             return self.quiesce(ply);
         }
         let color = self.board.to_move();
         let me = color.index();
-        // The moves after one that raised alpha keep this depth. Rapfi searches them a
-        // ply shallower; here that cut depth-9 bench nodes by 35 % and measured -3.7 Elo
-        // over 285 pairs (renju 15x15, 12 s + 0.5 s/turn).
+        // The moves after one that raised alpha keep this depth.
         let child_depth = if forced { depth } else { depth - ONE_PLY };
-        // Far above beta, a null-window node most likely fails high whatever it plays:
-        // its moves that make no four are searched a ply shallower. A ply and a half
-        // cut depth-9 bench nodes by 3 % and measured +3.5 Elo (95 %: -22 to +29) over
-        // 249 pairs (renju, sharp openings, 12 s + 0.5 s/turn).
+        // Step 4. Fail-high reduction: far above beta, a null-window node most likely
+        // fails high whatever it plays, so its moves that make no four go a ply
+        // shallower.
         let likely_fail_high = null_window
             && static_eval.is_some_and(|score| score >= beta + per_depth(FAIL_HIGH_MARGIN, depth));
         let count = moves.len();
-        // Quiet positions search only their most promising moves, fewer the shallower
-        // a null-window node is; forced ones all.
+        // Step 5. Move-count pruning: quiet positions search only their most promising
+        // moves, fewer the shallower a null-window node is; forced ones all.
         let breadth = match situation {
             Situation::Open if null_window && self.improving(ply) => quiet_breadth(depth),
             Situation::Open if null_window => quiet_breadth(depth).div_ceil(2),
@@ -138,9 +125,6 @@ impl Search<'_> {
         // The table's move goes first, before the others are scored: it often cuts off
         // alone, and scoring every candidate costs more than searching it.
         // Taken out of `moves` (whose order scoring ignores) if it is one of them.
-        // Searching it deeper, as Rapfi does (a quarter ply at a PV node, a twelfth
-        // elsewhere), took 34 % more depth-9 bench nodes and measured -12.3 Elo
-        // (95 %: -48 to +23) over 141 pairs (renju, sharp openings, 12 s + 0.5 s/turn).
         let hash_move = hit
             .and_then(|h| h.best)
             .and_then(|m| moves.iter().position(|&p| p == m))
@@ -273,12 +257,8 @@ impl Search<'_> {
     /// A quiet null-window node near the leaves whose static score is far from the
     /// window: far above beta with no opponent attack brewing, that score stands
     /// (futility pruning); far below alpha with no attack of our own, only the leaf's
-    /// threat search could save it (razoring). Rapfi uses the table's score instead of
-    /// the static one where the table's bound says more. Doing so here, and for the
-    /// fail-high reduction, cut depth-6 bench nodes by 15 % but measured -15.6 Elo
-    /// (95 %: -42 to +11) over 178 game pairs (renju 15x15, 12 s + 0.5 s/turn). Half a
-    /// ply less futility margin at an improving node, as Rapfi has, measured -25.6
-    /// (-74 to +22) over 68 pairs (renju, sharp openings).
+    /// threat search could save it (razoring). The static score, not the table's: see
+    /// `docs/experiments.md`.
     pub(super) fn prune_shallow(
         &mut self,
         score: i32,
@@ -341,15 +321,9 @@ impl Search<'_> {
     }
 
     /// The leaf: an unstoppable four or a short VCF wins; otherwise the static score.
-    /// Letting the side to move also play up to two fours here (each answered by its
-    /// block, then the better of that and the static score) cost 0.2 ply and measured
-    /// -12.6 Elo over 165 game pairs in renju and +0.9 (95 %: -19.7 to +21.5) over 373
-    /// in freestyle 20x20 (12 s + 0.5 s/turn): the VCF already finds what matters.
-    /// The weight of a four-three point assumes it wins, yet here it counts only when
-    /// the VCF found no win from it (a counter-four answers it, or a foul spoils
-    /// Black's three). Scoring such points as fours with more then cut depth-9 bench
-    /// nodes by 5 % and measured -1.6 Elo (95 %: -21.1 to +17.8) over 428 pairs (renju,
-    /// sharp openings, 12 s + 0.5 s/turn).
+    /// No fours are played here besides the VCF's: it already finds what matters. A
+    /// four-three point's weight assumes it wins, yet here it counts only when the VCF
+    /// found none from it (a counter-four answers it, or a foul spoils Black's three).
     pub(super) fn quiesce(&mut self, ply: usize) -> i32 {
         let me = self.board.to_move();
         if ordering::has_winning_four(&mut self.board, me).is_some() {

@@ -7,6 +7,7 @@
 //! them the same way, keeping also our threes that would make the block of its four a
 //! four of ours. Black never gets a forbidden point under renju.
 
+use super::params::KILLER_VALUE;
 use crate::board::pattern::{Pattern, Threat};
 use crate::board::{Board, Color, DIRECTIONS, Pos};
 use crate::move_values;
@@ -251,16 +252,10 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
         .find(|&p| rules::is_legal(board, p, color))
 }
 
-/// Ordering bonus of a killer move, in the hundredths of a logit of
-/// [`move_values::ORDER_WEIGHTS`]. Set by hand: the fit sees games, not the search's cutoffs.
-const KILLER_VALUE: i32 = 150;
-
 /// Scores `moves` into `scored` for [`pick`]: by [`move_values::MoveValues`] (killers get a
 /// bonus) and history; ties go to the lower point index, so the order is fully defined.
-/// The history only breaks ties. Added to the value instead (a bounded history with a
-/// penalty for the moves searched before a cutoff, worth at most 128 or 32), it cut
-/// depth-9 bench nodes by 9 % and 22 % and measured -11.6 and -0.4 Elo over 210 and 441
-/// pairs (renju 15x15, 12 s + 0.5 s/turn): the fitted values already order well.
+/// The history only breaks ties: the fitted values already order well, and adding the
+/// history to them played no better.
 pub fn score(
     board: &Board,
     moves: &[Pos],

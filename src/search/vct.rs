@@ -16,17 +16,12 @@
 //! [`ordering::generate_replies`]: super::ordering::generate_replies
 
 use super::ordering::{self, Situation};
+use super::params::{VCT_ATTACK_BREADTH, VCT_INNER_VCF_FOURS, VCT_INNER_VCF_NODES};
 use super::vcf::{Budget, Vcf, VcfCache};
 use crate::board::pattern::Threat;
 use crate::board::{Board, Pos};
 use crate::rules;
 use std::collections::HashMap;
-
-/// Threes and fours tried per attacking move, best first.
-const ATTACK_BREADTH: usize = 12;
-/// Fours each VCF inside the VCT may play, and its node budget.
-const INNER_VCF_FOURS: u32 = 12;
-const INNER_VCF_NODES: u64 = 500;
 
 pub struct Vct<'a, 'b> {
     cache: &'a mut VcfCache,
@@ -108,8 +103,8 @@ impl<'a, 'b> Vct<'a, 'b> {
             *first = Some(four);
             return true;
         }
-        let mut vcf = Vcf::new(self.cache, self.budget.nested(INNER_VCF_NODES));
-        let win = vcf.find(board, INNER_VCF_FOURS);
+        let mut vcf = Vcf::new(self.cache, self.budget.nested(VCT_INNER_VCF_NODES));
+        let win = vcf.find(board, VCT_INNER_VCF_FOURS);
         self.budget.absorb(&vcf.budget);
         if let Some(win) = win {
             *first = win.line.first().copied();
@@ -141,9 +136,9 @@ impl<'a, 'b> Vct<'a, 'b> {
             .filter(|&(t, _)| t >= Threat::Flex2x2)
             .collect();
         threats.sort_by_key(|&(t, p)| (std::cmp::Reverse(t), p));
-        let mut legal = Vec::with_capacity(ATTACK_BREADTH);
+        let mut legal = Vec::with_capacity(VCT_ATTACK_BREADTH);
         for (t, p) in threats {
-            if legal.len() == ATTACK_BREADTH {
+            if legal.len() == VCT_ATTACK_BREADTH {
                 break;
             }
             if t < Threat::Flex3 && !Self::makes_four_three(board, p) {
