@@ -18,7 +18,7 @@ import os
 import statistics
 
 from judge import proven_sign
-from records import messages_by_game, read_games
+from records import messages_by_game, read_games, read_text
 
 def announcements(messages_text):
     """Per game number: {(engine, sign): first move number} for proven results."""
@@ -39,10 +39,8 @@ def main():
     parser.add_argument("--name", default="lianzhu", help="Lianzhu's name in the match")
     parser.add_argument("--quiet", action="store_true", help="print the summary only")
     args = parser.parse_args()
-    with open(os.path.join(args.match, "games.sgf")) as sgf:
-        games = list(read_games(sgf.read()))
-    with open(os.path.join(args.match, "messages.txt")) as messages:
-        seen = announcements(messages.read())
+    games = list(read_games(read_text(os.path.join(args.match, "games.sgf"))))
+    seen = announcements(read_text(os.path.join(args.match, "messages.txt")))
     leads = {True: [], False: []}
     for number, _, _, black, winner, moves in games:
         if winner is None:

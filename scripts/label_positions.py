@@ -23,7 +23,7 @@ import argparse
 import os
 
 from judge import Judge, score_of
-from records import messages_by_game, read_games
+from records import messages_by_game, read_games, read_text
 
 
 def printed_scores(messages_text, name):
@@ -56,11 +56,10 @@ def main():
         for path in args.sgf:
             if labelled >= args.limit:
                 break
-            with open(path) as sgf:
-                text = sgf.read()
+            text = read_text(path)
             if judge is None:
-                with open(os.path.join(os.path.dirname(path), "messages.txt")) as messages:
-                    printed = printed_scores(messages.read(), args.from_messages)
+                messages = read_text(os.path.join(os.path.dirname(path), "messages.txt"))
+                printed = printed_scores(messages, args.from_messages)
             for number, rule, size, _, winner, moves in read_games(text):
                 if (args.rule is not None and rule != args.rule) or (args.size is not None and size != args.size):
                     continue

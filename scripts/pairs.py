@@ -17,7 +17,7 @@ import argparse
 import math
 import re
 
-from records import read_games
+from records import read_games, read_text
 
 # alpha = beta = 0.05
 LLR_BOUND = math.log((1 - 0.05) / 0.05)
@@ -120,8 +120,7 @@ def main():
     args = parser.parse_args()
     pairs = Pairs()
     for run, path in enumerate(args.sgf):
-        with open(path) as sgf:
-            pairs.add_sgf(sgf.read(), args.name, run)
+        pairs.add_sgf(read_text(path), args.name, run)
     print(pairs.describe())
     if args.sprt:
         elo0, elo1 = args.sprt

@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-from records import read_games
+from records import read_games, read_text
 
 RANK_LIMITS = [1, 4, 8, 16]
 OPENING_STONES = 3
@@ -64,8 +64,7 @@ def main():
     args = parser.parse_args()
     games = []
     for path in args.sgf:
-        with open(path) as sgf:
-            games.extend(read_games(sgf.read()))
+        games.extend(read_games(read_text(path)))
     within = [0] * len(RANK_LIMITS)
     total = outside = 0
     for (rule, size), group in choices(games, args.player).items():

@@ -1,6 +1,17 @@
 """Games as c-gomoku-cli writes them to SGF, and the engines' MESSAGE lines as it writes
 them to messages.txt, for the scripts that read matches back."""
 import re
+import sys
+
+
+def read_text(path):
+    """The text of the file at `path`; a file that cannot be read ends the script with
+    one line that names it, not a traceback."""
+    try:
+        with open(path, errors="replace") as file:
+            return file.read()
+    except OSError as error:
+        sys.exit(f"error: cannot read {path}: {error.strerror or error}")
 
 
 def records(sgf_text):

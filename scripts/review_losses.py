@@ -17,7 +17,7 @@ Output, one line per lost game: the colour Lianzhu played, then for each of its 
 import argparse
 
 from judge import Judge
-from records import read_games
+from records import read_games, read_text
 
 
 def lost_games(sgf_text, engine_name):
@@ -36,8 +36,7 @@ def main():
     parser.add_argument("--games", type=int, default=1000, help="at most this many lost games")
     args = parser.parse_args()
     judge = Judge(args.judge, args.ms)
-    with open(args.sgf) as sgf:
-        games = list(lost_games(sgf.read(), args.name))[: args.games]
+    games = list(lost_games(read_text(args.sgf), args.name))[: args.games]
     for lianzhu_black, size, rule, moves in games:
         marks = []
         for n in range(len(moves) - 1):

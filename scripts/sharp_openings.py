@@ -16,7 +16,7 @@ usage: sharp_openings.py OPENINGS COUNT SGF [SGF ...] [--prior 4] > sharp.txt
 import argparse
 import sys
 
-from records import read_games
+from records import read_games, read_text
 
 
 def offsets(line):
@@ -47,19 +47,17 @@ def main():
     parser.add_argument("sgf", nargs="+")
     parser.add_argument("--prior", type=float, default=4)
     args = parser.parse_args()
-    with open(args.openings) as file:
-        lines = [line.rstrip("\n") for line in file if line.strip()]
+    lines = [line for line in read_text(args.openings).splitlines() if line.strip()]
     stones = {offsets(line): line for line in lines}
     length = len(next(iter(stones)))
     pairs = {line: 0 for line in lines}
     decided = {line: 0 for line in lines}
     for path in args.sgf:
-        with open(path) as sgf:
-            for moves, size, one_won_both in pair_results(sgf.read()):
-                key = tuple((x - size // 2, y - size // 2) for x, y in moves[:length])
-                if key in stones:
-                    pairs[stones[key]] += 1
-                    decided[stones[key]] += one_won_both
+        for moves, size, one_won_both in pair_results(read_text(path)):
+            key = tuple((x - size // 2, y - size // 2) for x, y in moves[:length])
+            if key in stones:
+                pairs[stones[key]] += 1
+                decided[stones[key]] += one_won_both
     total = sum(pairs.values())
     if total == 0:
         sys.exit("no game pair of these openings in the SGF files")
