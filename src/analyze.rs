@@ -188,7 +188,7 @@ pub fn run(args: &AnalyzeArgs, position: &str) -> anyhow::Result<Report> {
         deadline: time.map(|t| now + t),
         soft_deadline: time.map(|t| now + t / 2),
         max_depth: args.depth.or(time.is_none().then_some(DEFAULT_DEPTH)),
-        max_nodes: None,
+        ..Limits::default()
     };
     let mut engine = Engine::new(64 << 20);
     let mut last = LastProgress::default();

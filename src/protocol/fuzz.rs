@@ -7,7 +7,7 @@ use super::session::testing::{feed_one, snapshot};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const WORDS: [&str; 24] = [
+const WORDS: [&str; 27] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -24,6 +24,9 @@ const WORDS: [&str; 24] = [
     "YXSHOWFORBID",
     "YXNBEST",
     "YXHASHCLEAR",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
     "STOP",
     "YXSTOP",
     "SUGGEST",

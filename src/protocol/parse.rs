@@ -19,12 +19,16 @@ impl fmt::Display for Coord {
     }
 }
 
-/// The three commands that are followed by stone lines up to `DONE`.
+/// The commands that are followed by `X,Y[,F]` lines up to `DONE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BlockKind {
     Board,
     YxBoard,
     Swap2Board,
+    /// Points the engine may not answer with (Yixin-Board): added.
+    YxBlock,
+    /// Points taken off that list.
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -33,6 +37,8 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2Board => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 }
@@ -58,7 +64,10 @@ pub enum Info {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    Start { width: i64, height: i64 },
+    Start {
+        width: i64,
+        height: i64,
+    },
     Restart,
     Begin,
     Turn(Coord),
@@ -71,6 +80,8 @@ pub enum Command {
     ShowForbid,
     NBest(i64),
     HashClear,
+    /// YXBLOCKRESET: no point is blocked any more.
+    BlockReset,
     Stop,
 }
 
@@ -173,6 +184,9 @@ pub fn command(line: &str) -> Result<Command, ParseError> {
         "BOARD" => no_argument(&name, rest, Command::Block(BlockKind::Board)),
         "YXBOARD" => no_argument(&name, rest, Command::Block(BlockKind::YxBoard)),
         "SWAP2BOARD" => no_argument(&name, rest, Command::Block(BlockKind::Swap2Board)),
+        "YXBLOCK" => no_argument(&name, rest, Command::Block(BlockKind::YxBlock)),
+        "YXBLOCKUNDO" => no_argument(&name, rest, Command::Block(BlockKind::YxBlockUndo)),
+        "YXBLOCKRESET" => no_argument(&name, rest, Command::BlockReset),
         "ABOUT" => no_argument(&name, rest, Command::About),
         "END" => Ok(Command::End),
         "INFO" => Ok(Command::Info(info(rest)?)),

@@ -105,6 +105,8 @@ pub struct Session {
     settings: Settings,
     board: Option<Board>,
     block: Option<OpenBlock>,
+    /// Points the engine may not answer with (YXBLOCK), until YXBLOCKRESET or START.
+    blocked: Vec<Pos>,
     /// Shared with the worker while it thinks; never locked here meanwhile, because
     /// commands wait in the queue until the worker is done.
     engine: Arc<Mutex<Engine>>,
@@ -122,6 +124,11 @@ impl Session {
     /// Whether a BOARD, YXBOARD or SWAP2BOARD block is open (its lines are being read).
     pub fn in_block(&self) -> bool {
         self.block.is_some()
+    }
+
+    /// The points the engine may not answer with.
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
     }
 
     pub fn board(&self) -> Option<&Board> {
@@ -181,6 +188,10 @@ impl Session {
             Command::Info(info) => self.info(info),
             Command::ShowForbid => self.show_forbid(),
             Command::NBest(count) => self.nbest(count),
+            Command::BlockReset => {
+                self.blocked.clear();
+                Output::default()
+            }
             Command::HashClear => {
                 self.engine().clear();
                 Output::default()
@@ -200,6 +211,7 @@ impl Session {
         // rule's tables here, or a later `INFO rule` would build them on the clock of
         // the first move (a renju move took 1 027 ms at 1 s/turn that way).
         tables::build();
+        self.blocked.clear();
         self.board = Some(Board::new(
             width as usize,
             height as usize,
@@ -231,6 +243,7 @@ impl Session {
             soft_deadline: Some(now + budget.soft),
             max_depth,
             max_nodes: settings.max_nodes,
+            blocked: self.blocked.clone(),
         }
     }
 
@@ -277,7 +290,16 @@ impl Session {
             return Output::error("no legal move left: the board is full");
         };
         let me = board.to_move();
-        if empties.iter().all(|&p| !rules::is_legal(&mut board, p, me)) {
+        let legal: Vec<Pos> = (empties.iter().copied())
+            .filter(|&p| rules::is_legal(&mut board, p, me))
+            .collect();
+        if !legal.is_empty() && legal.iter().all(|p| self.blocked.contains(p)) {
+            return Output::error(format!(
+                "every legal move is blocked: {} points by YXBLOCK",
+                self.blocked.len()
+            ));
+        }
+        if legal.is_empty() {
             if play {
                 board.play(foul);
             }
@@ -444,21 +466,18 @@ impl Session {
         if let Some(error) = block.error {
             return Output::error(format!("{name} rejected: {error}"));
         }
+        if matches!(block.kind, BlockKind::YxBlock | BlockKind::YxBlockUndo) {
+            return self.change_blocked(block);
+        }
         let mut board = Board::new(current.width(), current.height(), self.settings.rule.rule);
         let setup = match block.kind {
             BlockKind::Swap2Board => set_up_swap2(&mut board, &block.stones),
-            BlockKind::Board | BlockKind::YxBoard => {
-                set_up_position(&mut board, &block.stones, self.settings.rule.rule)
-            }
+            _ => set_up_position(&mut board, &block.stones, self.settings.rule.rule),
         };
         if let Err(message) = setup {
             return Output::error(format!("{name} rejected: {message}"));
         }
         match block.kind {
-            BlockKind::YxBoard => {
-                self.board = Some(board);
-                Output::default()
-            }
             BlockKind::Board => self.answer(board, 1, true),
             BlockKind::Swap2Board => {
                 self.board = Some(board.clone());
@@ -468,7 +487,40 @@ impl Session {
                     board,
                 })
             }
+            _ => {
+                self.board = Some(board);
+                Output::default()
+            }
         }
+    }
+
+    /// YXBLOCK adds its points to the blocked ones, YXBLOCKUNDO takes them off; a point
+    /// off the board rejects the whole block.
+    fn change_blocked(&mut self, block: OpenBlock) -> Output {
+        let name = block.kind.name();
+        let board = self.board.as_ref().expect("checked by the caller");
+        let mut points = Vec::new();
+        for &(at, _) in &block.stones {
+            match board.pos(at.x, at.y) {
+                Some(pos) => points.push(pos),
+                None => {
+                    return Output::error(format!(
+                        "{name} rejected: {at} is off the {}x{} board",
+                        board.width(),
+                        board.height()
+                    ));
+                }
+            }
+        }
+        for pos in points {
+            let known = self.blocked.contains(&pos);
+            match block.kind {
+                BlockKind::YxBlock if !known => self.blocked.push(pos),
+                BlockKind::YxBlockUndo => self.blocked.retain(|&p| p != pos),
+                _ => {}
+            }
+        }
+        Output::default()
     }
 
     /// Takes the worker's result: answer lines, and the engine's move played on the board.
@@ -600,6 +652,40 @@ mod tests {
     }
 
     #[test]
+    fn a_search_with_every_legal_move_blocked_is_refused_whole() {
+        let mut session = Session::new();
+        feed(&mut session, &["INFO timeout_turn 50", "START 5"]);
+        let mut setup = vec!["YXBOARD".to_string()];
+        let mut field = 1;
+        for y in 0..5 {
+            for x in 0..5 {
+                if y < 3 || (y == 3 && x < 2) {
+                    setup.push(format!("{x},{y},3"));
+                } else if (x, y) != (4, 4) && (x, y) != (3, 4) {
+                    setup.push(format!("{x},{y},{field}"));
+                    field = 3 - field;
+                }
+            }
+        }
+        setup.extend(["DONE", "YXBLOCK", "4,4", "3,4", "DONE"].map(String::from));
+        let lines: Vec<&str> = setup.iter().map(String::as_str).collect();
+        assert!(feed(&mut session, &lines).is_empty());
+        let before = snapshot(&session);
+        let answers = feed(&mut session, &["YXNBEST 1"]);
+        assert_eq!(
+            answers,
+            ["ERROR every legal move is blocked: 2 points by YXBLOCK"]
+        );
+        assert_eq!(snapshot(&session), before);
+        let answers = feed(&mut session, &["YXBLOCKUNDO", "3,4", "DONE", "YXNBEST 1"]);
+        assert_eq!(
+            answers.last().map(String::as_str),
+            Some("3,4"),
+            "{answers:?}"
+        );
+    }
+
+    #[test]
     fn a_turn_on_the_last_empty_point_is_refused_whole() {
         let mut session = Session::new();
         feed(&mut session, &["INFO timeout_turn 50", "START 5"]);
@@ -642,7 +728,12 @@ pub(super) mod testing {
                 b.history().to_vec(),
             )
         });
-        format!("{:?} {:?}", session.settings(), board)
+        format!(
+            "{:?} {:?} {:?}",
+            session.settings(),
+            board,
+            session.blocked()
+        )
     }
 
     /// Handles one line and, if it starts a task, runs the task and takes its result.

@@ -44,6 +44,9 @@ pub struct Limits {
     pub soft_deadline: Option<Instant>,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
+    /// Moves the root may neither play nor report (Yixin-Board's YXBLOCK); the tree
+    /// below the root is not affected.
+    pub blocked: Vec<Pos>,
 }
 
 /// One line of progress, sent after each finished iteration.

@@ -12,6 +12,7 @@ use super::worker::{Search, interruption};
 use crate::board::Pos;
 use crate::eval;
 use crate::move_values;
+use crate::rules;
 
 pub(super) struct RootMove {
     pub(super) pos: Pos,
@@ -74,7 +75,7 @@ impl Search<'_> {
     pub(super) fn help(&mut self, first_depth: i32) -> Option<Finished> {
         let mut moves = Vec::new();
         if !matches!(
-            ordering::generate(&mut self.board, &mut moves),
+            self.root_situation(&mut moves),
             Situation::Forced | Situation::Open
         ) || moves.len() < 2
         {
@@ -97,7 +98,7 @@ impl Search<'_> {
         reporter: &mut dyn Reporter,
     ) -> Result<Vec<RootMove>, Vec<ScoredMove>> {
         let mut moves = Vec::new();
-        match ordering::generate(&mut self.board, &mut moves) {
+        match self.root_situation(&mut moves) {
             Situation::Win(pos) => {
                 return Err(self.immediate(reporter, pos, MATE - 1));
             }
@@ -121,6 +122,7 @@ impl Search<'_> {
         }
         if count == 1
             && let Some(win) = self.root_vcf()
+            && !self.limits.blocked.contains(&win.line[0])
         {
             let score = MATE - win.plies as i32;
             reporter.progress(&self.progress(1, score, win.line.clone()));
@@ -131,6 +133,7 @@ impl Search<'_> {
         }
         if count == 1
             && let Some(pos) = self.root_vct()
+            && !self.limits.blocked.contains(&pos)
         {
             reporter.progress(&self.progress(1, VCT_WIN, vec![pos]));
             return Err(vec![ScoredMove {
@@ -139,6 +142,37 @@ impl Search<'_> {
             }]);
         }
         Ok(self.ordered_roots(&moves))
+    }
+
+    /// [`ordering::generate`] at the root, less the moves the caller blocked: a blocked
+    /// five point wins nothing, and when blocking leaves a position no move, every legal
+    /// candidate that is not blocked is searched instead.
+    fn root_situation(&mut self, moves: &mut Vec<Pos>) -> Situation {
+        let situation = ordering::generate(&mut self.board, moves);
+        let blocked = &self.limits.blocked;
+        if blocked.is_empty() {
+            return situation;
+        }
+        let me = self.board.to_move();
+        if let Situation::Win(_) = situation {
+            let fives = self.board.five_points(me);
+            if let Some(win) = fives.iter().find(|p| !blocked.contains(p)) {
+                return Situation::Win(win);
+            }
+        }
+        moves.retain(|p| !blocked.contains(p));
+        if !moves.is_empty() && matches!(situation, Situation::Forced | Situation::Open) {
+            return situation;
+        }
+        moves.clear();
+        move_values::add_candidate_points(&self.board, moves);
+        if moves.iter().all(|p| blocked.contains(p)) {
+            moves.clear();
+            moves.extend(self.board.empty_points());
+        }
+        let board = &mut self.board;
+        moves.retain(|&p| !blocked.contains(&p) && rules::is_legal(board, p, me));
+        Situation::Open
     }
 
     pub(super) fn ordered_roots(&self, moves: &[Pos]) -> Vec<RootMove> {
