@@ -7,7 +7,7 @@ use super::session::testing::{feed_one, snapshot};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const WORDS: [&str; 27] = [
+const WORDS: [&str; 29] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -27,6 +27,8 @@ const WORDS: [&str; 27] = [
     "YXBLOCK",
     "YXBLOCKUNDO",
     "YXBLOCKRESET",
+    "YXSHOWINFO",
+    "YXSHOWHASHUSAGE",
     "STOP",
     "YXSTOP",
     "SUGGEST",
@@ -36,11 +38,12 @@ const WORDS: [&str; 27] = [
     "3,4,1",
     "-1,5",
 ];
-const INFO_KEYS: [&str; 12] = [
+const INFO_KEYS: [&str; 13] = [
     "timeout_turn",
     "timeout_match",
     "time_left",
     "max_memory",
+    "hash_size",
     "rule",
     "game_type",
     "folder",

@@ -6,7 +6,8 @@
 use super::parse::{self, Command};
 use super::session::{Output, Session};
 use super::task::TaskResult;
-use crate::search::{Progress, Reporter};
+use crate::board::Pos;
+use crate::search::{Progress, Reporter, RootEvent, RootEventKind};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::thread;
+use std::time::Duration;
 
 /// Input lines longer than this are cut and answered with an error.
 const MAX_LINE_BYTES: usize = 1 << 20;
@@ -24,16 +26,86 @@ enum Event {
     TooLong(usize),
     Eof,
     Progress(Progress),
+    /// Lines to print as they are, from the worker (realtime marks).
+    Lines(Vec<String>),
     Done(Result<TaskResult, String>),
 }
 
-struct ChannelReporter(Sender<Event>);
+/// Yixin-Board's realtime marks (`INFO show_detail` 1 or 3) start once an iteration is
+/// this deep and the search this old, so that a quick search prints none and a long one
+/// a few lines a second at most.
+const REALTIME_MIN_DEPTH: u32 = 5;
+const REALTIME_MIN_ELAPSED: Duration = Duration::from_millis(200);
+/// A root move is shown as searched (`POS`, then `DONE`) only when this long has passed
+/// since the last one shown: at most some 40 lines a second, however fast moves go.
+const REALTIME_POS_INTERVAL: Duration = Duration::from_millis(50);
+
+/// Sends the worker's reports to the main loop, the realtime marks only when asked for.
+struct ChannelReporter {
+    events: Sender<Event>,
+    realtime: bool,
+    /// The root move shown as being searched, and when the last one was shown.
+    shown: Option<Pos>,
+    last_shown: Option<Duration>,
+}
+
+impl ChannelReporter {
+    fn send(&self, event: Event) {
+        // The main loop may be gone after END; nothing is lost then.
+        let _ = self.events.send(event);
+    }
+}
 
 impl Reporter for ChannelReporter {
     fn progress(&mut self, progress: &Progress) {
-        // The main loop may be gone after END; nothing is lost then.
-        let _ = self.0.send(Event::Progress(progress.clone()));
+        self.send(Event::Progress(progress.clone()));
+        if self.realtime
+            && progress.depth >= REALTIME_MIN_DEPTH
+            && let Some(best) = progress.pv.first()
+        {
+            self.send(Event::Lines(vec![
+                "MESSAGE REALTIME REFRESH".into(),
+                format!("MESSAGE REALTIME BEST {best}"),
+            ]));
+        }
     }
+
+    fn root_event(&mut self, event: &RootEvent) {
+        if !self.realtime
+            || event.depth < REALTIME_MIN_DEPTH
+            || event.elapsed < REALTIME_MIN_ELAPSED
+        {
+            return;
+        }
+        let show = match event.kind {
+            RootEventKind::Searching => {
+                let due = self
+                    .last_shown
+                    .is_none_or(|at| event.elapsed >= at + REALTIME_POS_INTERVAL);
+                if due {
+                    self.shown = Some(event.pos);
+                    self.last_shown = Some(event.elapsed);
+                }
+                due
+            }
+            RootEventKind::Searched => self.shown.take_if(|pos| *pos == event.pos).is_some(),
+            RootEventKind::Best | RootEventKind::Lost => true,
+        };
+        if show {
+            self.send(Event::Lines(vec![realtime_line(event)]))
+        }
+    }
+}
+
+/// One root event as Yixin-Board's realtime line.
+pub fn realtime_line(event: &RootEvent) -> String {
+    let word = match event.kind {
+        RootEventKind::Searching => "POS",
+        RootEventKind::Searched => "DONE",
+        RootEventKind::Best => "BEST",
+        RootEventKind::Lost => "LOST",
+    };
+    format!("MESSAGE REALTIME {word} {}", event.pos)
 }
 
 /// Formats one progress report as a MESSAGE line.
@@ -152,6 +224,10 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
                 continue;
             }
             Event::Progress(progress) => Output::line(progress_line(&progress)),
+            Event::Lines(lines) => Output {
+                lines,
+                ..Output::default()
+            },
             Event::Done(result) => {
                 worker = None;
                 match result {
@@ -175,10 +251,10 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
             if task.is_ponder() && (!queued.is_empty() || input_ended) {
                 continue;
             }
-            let pondering = task.is_ponder();
+            let (pondering, realtime) = (task.is_ponder(), task.wants_realtime());
             let job =
                 move |stop: &AtomicBool, reporter: &mut dyn Reporter| task.run(stop, reporter);
-            let started = start_worker(job, pondering, events.clone());
+            let started = start_worker(job, pondering, realtime, events.clone());
             while queued
                 .front()
                 .is_some_and(|line| matches!(parse::command(line.trim()), Ok(Command::Stop)))
@@ -193,14 +269,19 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std:
 
 /// Runs `job` on a new thread. A panic in it is caught and reported as `Done(Err(…))`,
 /// so the main loop answers ERROR and keeps serving instead of waiting forever.
-fn start_worker<J>(job: J, pondering: bool, events: Sender<Event>) -> Worker
+fn start_worker<J>(job: J, pondering: bool, realtime: bool, events: Sender<Event>) -> Worker
 where
     J: FnOnce(&AtomicBool, &mut dyn Reporter) -> TaskResult + Send + 'static,
 {
     let stop = Arc::new(AtomicBool::new(false));
     let worker_stop = Arc::clone(&stop);
     thread::spawn(move || {
-        let mut reporter = ChannelReporter(events.clone());
+        let mut reporter = ChannelReporter {
+            events: events.clone(),
+            realtime,
+            shown: None,
+            last_shown: None,
+        };
         let result = panic::catch_unwind(AssertUnwindSafe(|| job(&worker_stop, &mut reporter)))
             .map_err(|payload| panic_text(payload.as_ref()));
         let _ = events.send(Event::Done(result));
@@ -219,6 +300,62 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lines a reporter sends for `events`.
+    fn realtime_lines(realtime: bool, events: &[(RootEventKind, u32, u32, u64)]) -> Vec<String> {
+        let (sender, inbox) = mpsc::channel();
+        let mut reporter = ChannelReporter {
+            events: sender,
+            realtime,
+            shown: None,
+            last_shown: None,
+        };
+        for &(kind, x, depth, millis) in events {
+            reporter.root_event(&RootEvent {
+                kind,
+                pos: Pos::new(x as usize, 0),
+                depth,
+                elapsed: Duration::from_millis(millis),
+            });
+        }
+        drop(reporter);
+        inbox
+            .iter()
+            .flat_map(|event| match event {
+                Event::Lines(lines) => lines,
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn realtime_marks_come_only_when_asked_deep_enough_and_not_too_often() {
+        use RootEventKind::*;
+        let events = [
+            (Searching, 1, 4, 900),
+            (Searching, 1, 5, 100),
+            (Searching, 1, 5, 300),
+            (Searched, 1, 5, 301),
+            (Best, 1, 5, 301),
+            (Searching, 2, 5, 320),
+            (Searched, 2, 5, 330),
+            (Searching, 3, 5, 360),
+            (Searched, 3, 5, 370),
+            (Lost, 3, 5, 370),
+        ];
+        assert!(realtime_lines(false, &events).is_empty());
+        assert_eq!(
+            realtime_lines(true, &events),
+            [
+                "MESSAGE REALTIME POS 1,0",
+                "MESSAGE REALTIME DONE 1,0",
+                "MESSAGE REALTIME BEST 1,0",
+                "MESSAGE REALTIME POS 3,0",
+                "MESSAGE REALTIME DONE 3,0",
+                "MESSAGE REALTIME LOST 3,0",
+            ]
+        );
+    }
     use crate::protocol::session::ABOUT;
 
     #[test]
@@ -226,6 +363,7 @@ mod tests {
         let (events, inbox) = mpsc::channel();
         start_worker(
             |_: &AtomicBool, _: &mut dyn Reporter| panic!("boom"),
+            false,
             false,
             events,
         );

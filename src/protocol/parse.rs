@@ -49,6 +49,8 @@ pub enum Info {
     TimeoutMatch(i64),
     TimeLeft(i64),
     MaxMemory(u64),
+    /// Yixin-Board's table size, in KiB.
+    HashSize(u64),
     GameType(i64),
     Rule(u64),
     Folder(String),
@@ -82,6 +84,10 @@ pub enum Command {
     HashClear,
     /// YXBLOCKRESET: no point is blocked any more.
     BlockReset,
+    /// YXSHOWINFO: Yixin-Board's handshake.
+    ShowInfo,
+    /// YXSHOWHASHUSAGE: how full the table is.
+    ShowHashUsage,
     Stop,
 }
 
@@ -193,6 +199,8 @@ pub fn command(line: &str) -> Result<Command, ParseError> {
         "YXSHOWFORBID" => no_argument(&name, rest, Command::ShowForbid),
         "YXNBEST" => Ok(Command::NBest(number(rest, "YXNBEST count")?)),
         "YXHASHCLEAR" => no_argument(&name, rest, Command::HashClear),
+        "YXSHOWINFO" => no_argument(&name, rest, Command::ShowInfo),
+        "YXSHOWHASHUSAGE" => no_argument(&name, rest, Command::ShowHashUsage),
         "STOP" | "YXSTOP" => no_argument(&name, rest, Command::Stop),
         _ => Err(ParseError::Unknown(quote(line))),
     }
@@ -222,6 +230,7 @@ fn info(text: &str) -> Result<Info, ParseError> {
         "timeout_match" => Info::TimeoutMatch(bounded(value, i64::MAX)?),
         "time_left" => Info::TimeLeft(int(value)?),
         "max_memory" => Info::MaxMemory(bounded(value, i64::MAX)? as u64),
+        "hash_size" => Info::HashSize(bounded(value, i64::MAX)? as u64),
         "game_type" => Info::GameType(int(value)?),
         "rule" => Info::Rule(bounded(value, i64::MAX)? as u64),
         "folder" => Info::Folder(value.to_string()),

@@ -23,6 +23,10 @@ pub const ABOUT: &str = concat!(
     "\", author=\"The Lianzhu developers\", country=\"-\", www=\"-\""
 );
 
+/// The largest table `INFO hash_size` may ask for, as Yixin-Board's handshake gives it:
+/// the base-2 logarithm of its size in KiB (2^24 KiB = 16 GiB).
+const MAX_HASH_SIZE_LOG2: u32 = 24;
+
 /// Settings from INFO, kept across games.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -31,6 +35,8 @@ pub struct Settings {
     pub timeout_match_ms: i64,
     pub time_left_ms: i64,
     pub max_memory: u64,
+    /// The table's size in KiB from `INFO hash_size`; 0 sizes it by `max_memory`.
+    pub hash_kib: u64,
     pub game_type: i64,
     pub folder: Option<String>,
     pub threads: u32,
@@ -52,6 +58,7 @@ impl Default for Settings {
             timeout_match_ms: 1_000_000_000,
             time_left_ms: i64::from(i32::MAX),
             max_memory: 0,
+            hash_kib: 0,
             game_type: 1,
             folder: None,
             threads: 1,
@@ -192,6 +199,23 @@ impl Session {
                 self.blocked.clear();
                 Output::default()
             }
+            Command::ShowInfo => Output {
+                lines: vec![
+                    format!("MESSAGE Lianzhu {}", env!("CARGO_PKG_VERSION")),
+                    format!("MESSAGE INFO MAX_THREAD_NUM {}", search::MAX_THREADS),
+                    format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE_LOG2}"),
+                ],
+                ..Output::default()
+            },
+            Command::ShowHashUsage => {
+                let (bytes, permill) = self.engine().table_usage();
+                Output::line(format!(
+                    "MESSAGE table usage {}.{}% of {} KiB",
+                    permill / 10,
+                    permill % 10,
+                    bytes >> 10
+                ))
+            }
             Command::HashClear => {
                 self.engine().clear();
                 Output::default()
@@ -249,7 +273,10 @@ impl Session {
 
     fn think_task(&self, board: Board, count: usize, play: bool) -> Task {
         let threads = self.settings.threads as usize;
-        let table_bytes = search::table_bytes_for(self.settings.max_memory, threads);
+        let table_bytes = match self.settings.hash_kib {
+            0 => search::table_bytes_for(self.settings.max_memory, threads),
+            kib => (kib as usize).saturating_mul(1024),
+        };
         let mut engine = self.engine();
         engine.resize_table(table_bytes);
         engine.set_threads(threads);
@@ -260,6 +287,7 @@ impl Session {
             board,
             count,
             play,
+            realtime: matches!(self.settings.show_detail, 1 | 3),
         }
     }
 
@@ -361,7 +389,17 @@ impl Session {
             Info::TimeoutTurn(ms) => settings.timeout_turn_ms = ms,
             Info::TimeoutMatch(ms) => settings.timeout_match_ms = ms,
             Info::TimeLeft(ms) => settings.time_left_ms = ms,
-            Info::MaxMemory(bytes) => settings.max_memory = bytes,
+            Info::MaxMemory(bytes) => {
+                settings.max_memory = bytes;
+                settings.hash_kib = 0;
+            }
+            Info::HashSize(kib) => {
+                let clamped = kib.min(1 << MAX_HASH_SIZE_LOG2);
+                if clamped != kib {
+                    log::warn!("INFO hash_size {kib}: using {clamped} KiB, the largest table");
+                }
+                settings.hash_kib = clamped;
+            }
             Info::GameType(kind) => settings.game_type = kind,
             Info::Rule(mask) => {
                 let Some(rule) = RuleSetting::from_mask(mask) else {

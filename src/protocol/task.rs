@@ -17,6 +17,8 @@ pub enum Task {
         count: usize,
         play: bool,
         limits: Limits,
+        /// Yixin-Board's realtime marks are wanted (`INFO show_detail` 1 or 3).
+        realtime: bool,
     },
     Swap2 {
         engine: Arc<Mutex<Engine>>,
@@ -54,6 +56,7 @@ impl Task {
                 count,
                 play,
                 limits,
+                ..
             } => {
                 let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
                 TaskResult::Moves {
@@ -85,5 +88,10 @@ impl Task {
     /// Whether the task only uses idle time and gives way to the next command.
     pub fn is_ponder(&self) -> bool {
         matches!(self, Task::Ponder { .. })
+    }
+
+    /// Whether the search should show its root moves as it goes.
+    pub fn wants_realtime(&self) -> bool {
+        matches!(self, Task::Think { realtime: true, .. })
     }
 }

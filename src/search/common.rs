@@ -59,8 +59,36 @@ pub struct Progress {
     pub pv: Vec<Pos>,
 }
 
+/// Where the search tells what it found.
 pub trait Reporter {
+    /// Each finished iteration.
     fn progress(&mut self, progress: &Progress);
+
+    /// What the main thread's root is doing, for a GUI's live display (Yixin-Board's
+    /// realtime marks); most reporters ignore it.
+    fn root_event(&mut self, _event: &RootEvent) {}
+}
+
+/// One step of the root move loop, with the iteration's depth and the time since the
+/// search started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootEvent {
+    pub kind: RootEventKind,
+    pub pos: Pos,
+    pub depth: u32,
+    pub elapsed: Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootEventKind {
+    /// The root starts searching this move.
+    Searching,
+    /// It has finished it.
+    Searched,
+    /// The move is the best so far of this iteration.
+    Best,
+    /// The move proved lost.
+    Lost,
 }
 
 /// A scored move.

@@ -77,6 +77,11 @@ impl Engine {
         }
     }
 
+    /// The table's size in bytes, and how full it is in thousandths.
+    pub fn table_usage(&self) -> (usize, u32) {
+        (self.tt.size_bytes(), self.tt.usage_permill())
+    }
+
     /// Forgets everything learnt: table, histories and VCF caches.
     pub fn clear(&mut self) {
         self.tt.clear();

@@ -37,8 +37,8 @@ pub mod vct;
 mod worker;
 
 pub use common::{
-    LastProgress, Limits, MATE, MAX_DEPTH, MAX_PLY, Progress, Proof, Reporter, ScoredMove, Silent,
-    is_mate, proof,
+    LastProgress, Limits, MATE, MAX_DEPTH, MAX_PLY, Progress, Proof, Reporter, RootEvent,
+    RootEventKind, ScoredMove, Silent, is_mate, proof,
 };
 pub use engine::{DEFAULT_PROCESS_BYTES, Engine, MAX_THREADS, table_bytes_for};
 pub use params::MAX_QUIET_BREADTH;

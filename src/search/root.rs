@@ -205,7 +205,7 @@ impl Search<'_> {
             .clamp(1, MAX_DEPTH) as i32;
         let (mut finished, mut best_score) = (0, 0);
         for depth in first_depth.min(max_depth)..=max_depth {
-            let score = self.aspiration(roots, depth, best_score, count);
+            let score = self.aspiration(roots, depth, best_score, count, reporter);
             // A stopped iteration counts only at depth 1, and only once it has searched a
             // root move: before that it knows nothing, not a loss.
             if self.stopped && (depth > 1 || score == -INFINITY) {
@@ -284,29 +284,39 @@ impl Search<'_> {
         depth: i32,
         guess: i32,
         count: usize,
+        reporter: &mut dyn Reporter,
     ) -> i32 {
         if depth >= 4 && count == 1 && !is_mate(guess) {
             let (alpha, beta) = (guess - ASPIRATION, guess + ASPIRATION);
-            let score = self.root(roots, depth, alpha, beta, count);
+            let score = self.root(roots, (depth, alpha, beta), count, reporter);
             if self.stopped || (score > alpha && score < beta) {
                 return score;
             }
         }
-        self.root(roots, depth, -INFINITY, INFINITY, count)
+        self.root(roots, (depth, -INFINITY, INFINITY), count, reporter)
     }
 
     /// Searches every root move; leaves `roots` sorted best first. With `count` above one
     /// every move gets a full window, so the first `count` scores are exact. If the
     /// search is stopped, the previous order stands, except that a move that has already
     /// proved better than the first goes in front.
+    ///
+    /// `reporter` hears each move as it is searched, and each new best or lost one.
     pub(super) fn root(
         &mut self,
         roots: &mut [RootMove],
-        depth: i32,
-        alpha: i32,
-        beta: i32,
+        (depth, alpha, beta): (i32, i32, i32),
         count: usize,
+        reporter: &mut dyn Reporter,
     ) -> i32 {
+        let mut tell = |search: &Self, kind, pos| {
+            reporter.root_event(&RootEvent {
+                kind,
+                pos,
+                depth: depth as u32,
+                elapsed: search.started.elapsed(),
+            })
+        };
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
         self.root_depth = depth;
         self.static_evals[0] =
@@ -316,6 +326,7 @@ impl Search<'_> {
         let mut new_best = None;
         for (i, root) in roots.iter_mut().enumerate() {
             let pos = root.pos;
+            tell(self, RootEventKind::Searching, pos);
             self.board.play(pos);
             let score = if count > 1 {
                 -self.pvs(plies(depth - 1), -INFINITY, INFINITY, 1)
@@ -333,7 +344,13 @@ impl Search<'_> {
             if self.stopped {
                 break;
             }
+            tell(self, RootEventKind::Searched, pos);
             let raises = score > alpha;
+            if score <= -MATE_BOUND {
+                tell(self, RootEventKind::Lost, pos);
+            } else if (raises && count == 1) || (count > 1 && score > best) {
+                tell(self, RootEventKind::Best, pos);
+            }
             let scored = raises || i == 0 || count > 1;
             root.score = if scored { score } else { -INFINITY };
             if scored {

@@ -143,6 +143,16 @@ impl TranspositionTable {
         self.buckets = zeroed_buckets(self.buckets.len());
     }
 
+    /// How full the table is, in thousandths: the share of occupied slots among the
+    /// first thousand buckets (or all, in a smaller table).
+    pub fn usage_permill(&self) -> u32 {
+        let sampled = self.buckets.len().min(1000);
+        let used: usize = (0..sampled)
+            .map(|i| self.slots(i).iter().filter(|e| e.bound().is_some()).count())
+            .sum();
+        (used * 1000 / (2 * sampled)) as u32
+    }
+
     /// Starts a new search: entries stored before now count as empty for replacement.
     pub fn new_search(&mut self) {
         self.generation = (self.generation + 1) % GENERATIONS;
@@ -398,6 +408,18 @@ mod tests {
         tt.buckets[0][1].store(second, Ordering::Relaxed);
         assert_eq!(tt.probe(key(1), 0), None);
         assert_eq!(tt.probe(key(2), 0), None);
+    }
+
+    #[test]
+    fn usage_counts_the_occupied_slots() {
+        let tt = TranspositionTable::new(4 * 32);
+        assert_eq!(tt.usage_permill(), 0);
+        for bucket in 0..3 {
+            // Four buckets: the low half of the key picks one, its top bits here.
+            let key = (7 << 32) | (bucket << 30);
+            tt.store(key, 0, ONE_PLY, 0, Bound::Exact, None);
+        }
+        assert_eq!(tt.usage_permill(), 3 * 1000 / 8);
     }
 
     #[test]
