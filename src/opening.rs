@@ -1,11 +1,14 @@
-//! Opening decisions that are not a single move: the swap2 choices.
+//! Opening decisions that are not a single best move: the swap2 choices, and the
+//! balancing moves of Yixin-Board's YXBALANCEONE and YXBALANCETWO.
 //!
 //! Each choice is made by searching the candidate positions (a few plies each, within
 //! the turn's time): the opener looks for a balanced position, the chooser takes the
-//! side that stands better, and proposes a balancing pair when neither does. The
-//! static evaluation only preselects which candidates are worth a search.
+//! side that stands better, and proposes a balancing pair when neither does; a
+//! balancing move is the one whose position searches closest to the score asked for.
+//! The static evaluation only preselects which candidates are worth a search. Points
+//! blocked by YXBLOCK are never proposed.
 
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Pos};
 use crate::eval;
 use crate::move_values;
 use crate::search::{Engine, Limits, Silent};
@@ -32,7 +35,10 @@ pub enum Swap2Answer {
 /// decision).
 pub struct Swap2<'a> {
     engine: &'a mut Engine,
+    /// For scoring candidate positions, where no point is blocked.
     limits: Limits,
+    /// The points the caller blocked: no stone proposed takes one.
+    blocked: Vec<Pos>,
     stop: &'a AtomicBool,
 }
 
@@ -42,14 +48,15 @@ impl<'a> Swap2<'a> {
             .max_depth
             .unwrap_or(CANDIDATE_DEPTH)
             .min(CANDIDATE_DEPTH);
-        let limits = Limits {
-            max_depth: Some(depth),
-            soft_deadline: None,
-            ..limits.clone()
-        };
         Swap2 {
             engine,
-            limits,
+            limits: Limits {
+                max_depth: Some(depth),
+                soft_deadline: None,
+                blocked: Vec::new(),
+                ..limits.clone()
+            },
+            blocked: limits.blocked.clone(),
             stop,
         }
     }
@@ -64,37 +71,104 @@ impl<'a> Swap2<'a> {
         }
     }
 
-    /// White's best move and its searched score (White is to move after 3 and 5 stones).
-    fn search(&mut self, board: &Board) -> Option<(Pos, i32)> {
-        debug_assert_eq!(board.to_move(), Color::White);
+    /// The side to move's stone that leaves the position closest to `bias` (YXBALANCEONE),
+    /// or with `stones` 2 its stone and the opponent's reply (YXBALANCETWO). `bias` is
+    /// the score wanted for the side to move now, after the stones, in the search's
+    /// units. `None` when no legal point is free.
+    pub fn balance(&mut self, board: &Board, stones: usize, bias: i32) -> Option<Vec<Pos>> {
+        let mut board = board.clone();
+        let candidates = if stones == 1 {
+            self.own_moves(&mut board, usize::MAX)
+                .into_iter()
+                .map(|pos| vec![pos])
+                .collect()
+        } else {
+            self.pairs(&mut board)
+        };
+        self.most_balanced(&mut board, candidates, bias)
+    }
+
+    /// The side to move's searched best move, blocked points left out, and its score.
+    fn best_own_move(&mut self, board: &Board) -> Option<(Pos, i32)> {
+        let limits = Limits {
+            blocked: self.blocked.clone(),
+            ..self.limits.clone()
+        };
         let moves = self
             .engine
-            .best_moves(board, 1, &self.limits, self.stop, &mut Silent);
+            .best_moves(board, 1, &limits, self.stop, &mut Silent);
         moves.first().map(|m| (m.pos, m.score))
     }
 
+    /// The searched score of the side to move.
+    fn score(&mut self, board: &Board) -> i32 {
+        let moves = self
+            .engine
+            .best_moves(board, 1, &self.limits, self.stop, &mut Silent);
+        moves.first().map_or(0, |m| m.score)
+    }
+
+    /// Up to `count` legal moves of the side to move that are not blocked, best first by
+    /// the move ordering; on an empty board every point, since then all look alike.
+    fn own_moves(&self, board: &mut Board, count: usize) -> Vec<Pos> {
+        let moves: Vec<Pos> = if board.stone_count() == 0 {
+            board.empty_points().collect()
+        } else {
+            move_values::ranked_moves(board)
+                .into_iter()
+                .map(|(pos, _)| pos)
+                .collect()
+        };
+        moves
+            .into_iter()
+            .filter(|p| !self.blocked.contains(p))
+            .take(count)
+            .collect()
+    }
+
+    /// The side to move's best few moves, each with the opponent's best few replies.
+    fn pairs(&self, board: &mut Board) -> Vec<Vec<Pos>> {
+        let mut pairs = Vec::new();
+        for first in self.own_moves(board, PAIR_BREADTH) {
+            board.play(first);
+            for second in self.own_moves(board, PAIR_BREADTH) {
+                pairs.push(vec![first, second]);
+            }
+            board.undo();
+        }
+        pairs
+    }
+
     /// Of `candidates` (stones to add), the one whose position searches closest to
-    /// even, after preselecting the statically most even ones.
-    fn most_balanced(&mut self, board: &mut Board, candidates: Vec<Vec<Pos>>) -> Option<Vec<Pos>> {
-        let imbalance =
-            |board: &mut Board, stones: &[Pos], score: &mut dyn FnMut(&Board) -> i32| {
-                stones.iter().for_each(|&p| board.play(p));
-                let value = score(board).abs();
-                stones.iter().for_each(|_| {
-                    board.undo();
-                });
-                value
-            };
+    /// `bias` for the side that places the first stone, after preselecting the
+    /// statically closest ones.
+    fn most_balanced(
+        &mut self,
+        board: &mut Board,
+        candidates: Vec<Vec<Pos>>,
+        bias: i32,
+    ) -> Option<Vec<Pos>> {
+        let distance = |board: &mut Board, stones: &[Pos], score: &mut dyn FnMut(&Board) -> i32| {
+            stones.iter().for_each(|&p| board.play(p));
+            // The side to move after an odd number of stones is the placer's opponent.
+            let sign = if stones.len().is_multiple_of(2) { 1 } else { -1 };
+            let value = (sign * score(board) - bias).abs();
+            stones.iter().for_each(|_| {
+                board.undo();
+            });
+            value
+        };
         let mut preselected: Vec<(i32, Vec<Pos>)> = candidates
             .into_iter()
-            .map(|stones| (imbalance(board, &stones, &mut eval::evaluate), stones))
+            .filter(|stones| stones.iter().all(|p| !self.blocked.contains(p)))
+            .map(|stones| (distance(board, &stones, &mut eval::evaluate), stones))
             .collect();
         preselected.sort_by_key(|(value, _)| *value);
         preselected.truncate(SEARCHED_CANDIDATES);
-        let mut searched = |b: &Board| self.search(b).map_or(0, |(_, score)| score);
+        let mut searched = |b: &Board| self.score(b);
         preselected
             .into_iter()
-            .map(|(_, stones)| (imbalance(board, &stones, &mut searched), stones))
+            .map(|(_, stones)| (distance(board, &stones, &mut searched), stones))
             .min_by_key(|(value, _)| *value)
             .map(|(_, stones)| stones)
     }
@@ -114,12 +188,12 @@ impl<'a> Swap2<'a> {
                 }
             }
         }
-        self.most_balanced(board, candidates)
+        self.most_balanced(board, candidates, 0)
             .expect("a 5x5 board has room for an opening")
     }
 
     fn choose_after_three(&mut self, board: &mut Board) -> Swap2Answer {
-        let Some((best, score)) = self.search(board) else {
+        let Some((best, score)) = self.best_own_move(board) else {
             return Swap2Answer::Swap;
         };
         if score < -BALANCE_MARGIN {
@@ -128,28 +202,15 @@ impl<'a> Swap2<'a> {
         if score > BALANCE_MARGIN {
             return Swap2Answer::Stones(vec![best]);
         }
-        let mut pairs = Vec::new();
-        for (white, _) in move_values::ranked_moves(board)
-            .into_iter()
-            .take(PAIR_BREADTH)
-        {
-            board.play(white);
-            for (black, _) in move_values::ranked_moves(board)
-                .into_iter()
-                .take(PAIR_BREADTH)
-            {
-                pairs.push(vec![white, black]);
-            }
-            board.undo();
-        }
-        match self.most_balanced(board, pairs) {
+        let pairs = self.pairs(board);
+        match self.most_balanced(board, pairs, 0) {
             Some(pair) => Swap2Answer::Stones(pair),
             None => Swap2Answer::Swap,
         }
     }
 
     fn choose_after_five(&mut self, board: &mut Board) -> Swap2Answer {
-        match self.search(board) {
+        match self.best_own_move(board) {
             Some((pos, score)) if score >= 0 => Swap2Answer::Stones(vec![pos]),
             _ => Swap2Answer::Swap,
         }
@@ -222,6 +283,42 @@ mod tests {
             &mut Silent,
         );
         moves[0].score
+    }
+
+    /// The score, for the side to move in `board`, after `stones` are played.
+    fn placer_score(board: &Board, stones: &[Pos]) -> i32 {
+        let mut after = board.clone();
+        stones.iter().for_each(|&p| after.play(p));
+        let sign = if stones.len().is_multiple_of(2) { 1 } else { -1 };
+        sign * white_score(&after)
+    }
+
+    fn balance(board: &Board, stones: usize, bias: i32, blocked: &[Pos]) -> Vec<Pos> {
+        let mut engine = Engine::new(1 << 20);
+        let limits = Limits {
+            blocked: blocked.to_vec(),
+            ..test_limits()
+        };
+        let stop = AtomicBool::new(false);
+        let found = Swap2::new(&mut engine, &limits, &stop).balance(board, stones, bias);
+        found.expect("room to balance")
+    }
+
+    #[test]
+    fn balancing_stones_follow_the_bias_and_avoid_blocked_points() {
+        let board = board_with(&[(7, 7), (8, 8), (7, 8)]);
+        for stones in [1, 2] {
+            let high = balance(&board, stones, 5000, &[]);
+            let low = balance(&board, stones, -5000, &[]);
+            assert_eq!(high.len(), stones);
+            assert!(
+                placer_score(&board, &high) > placer_score(&board, &low),
+                "{high:?} {low:?}"
+            );
+            let even = balance(&board, stones, 0, &[]);
+            let elsewhere = balance(&board, stones, 0, &even[..1]);
+            assert!(!elsewhere.contains(&even[0]), "{even:?} {elsewhere:?}");
+        }
     }
 
     #[test]

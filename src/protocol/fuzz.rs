@@ -7,7 +7,7 @@ use super::session::testing::{feed_one, snapshot};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const WORDS: [&str; 29] = [
+const WORDS: [&str; 31] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -28,6 +28,8 @@ const WORDS: [&str; 29] = [
     "YXBLOCKUNDO",
     "YXBLOCKRESET",
     "YXSHOWINFO",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
     "YXSHOWHASHUSAGE",
     "STOP",
     "YXSTOP",

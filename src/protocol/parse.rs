@@ -88,6 +88,11 @@ pub enum Command {
     ShowInfo,
     /// YXSHOWHASHUSAGE: how full the table is.
     ShowHashUsage,
+    /// YXBALANCEONE (1 stone) or YXBALANCETWO (2) with its bias.
+    Balance {
+        stones: usize,
+        bias: i64,
+    },
     Stop,
 }
 
@@ -149,6 +154,21 @@ fn numbers(text: &str, count: usize, what: &str) -> Result<Vec<i64>, ParseError>
     parts.iter().map(|p| number(p, what)).collect()
 }
 
+/// Largest bias a balance command takes: beyond it every position is far from even.
+const MAX_BALANCE_BIAS: i64 = 100_000;
+
+/// A number within -max..=max.
+fn bounded_number(text: &str, what: &str, max: i64) -> Result<i64, ParseError> {
+    let n = number(text, what)?;
+    if (-max..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(malformed(format!(
+            "{what}: {n} is out of range -{max}..={max}"
+        )))
+    }
+}
+
 fn no_argument(name: &str, rest: &str, command: Command) -> Result<Command, ParseError> {
     if rest.is_empty() {
         Ok(command)
@@ -200,6 +220,10 @@ pub fn command(line: &str) -> Result<Command, ParseError> {
         "YXNBEST" => Ok(Command::NBest(number(rest, "YXNBEST count")?)),
         "YXHASHCLEAR" => no_argument(&name, rest, Command::HashClear),
         "YXSHOWINFO" => no_argument(&name, rest, Command::ShowInfo),
+        "YXBALANCEONE" | "YXBALANCETWO" => Ok(Command::Balance {
+            stones: if name == "YXBALANCEONE" { 1 } else { 2 },
+            bias: bounded_number(rest, &format!("{name} bias"), MAX_BALANCE_BIAS)?,
+        }),
         "YXSHOWHASHUSAGE" => no_argument(&name, rest, Command::ShowHashUsage),
         "STOP" | "YXSTOP" => no_argument(&name, rest, Command::Stop),
         _ => Err(ParseError::Unknown(quote(line))),

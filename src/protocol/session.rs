@@ -207,6 +207,7 @@ impl Session {
                 ],
                 ..Output::default()
             },
+            Command::Balance { stones, bias } => self.balance(stones, bias as i32),
             Command::ShowHashUsage => {
                 let (bytes, permill) = self.engine().table_usage();
                 Output::line(format!(
@@ -561,11 +562,31 @@ impl Session {
         Output::default()
     }
 
+    /// YXBALANCEONE / YXBALANCETWO: searches for the stones, which are played when found.
+    fn balance(&mut self, stones: usize, bias: i32) -> Output {
+        let Some(board) = &self.board else {
+            return Output::error("no board: send START first");
+        };
+        if board.empty_points().count() < stones {
+            return Output::error(format!("no room for {stones} stones: the board is full"));
+        }
+        let board = board.clone();
+        Output::task(Task::Balance {
+            engine: Arc::clone(&self.engine),
+            limits: self.limits(&board),
+            board,
+            stones,
+            bias,
+        })
+    }
+
     /// Takes the worker's result: answer lines, and the engine's move played on the board.
     pub fn finish(&mut self, result: TaskResult) -> Output {
         match result {
             TaskResult::Moves { moves, count, play } => self.finish_moves(moves, count, play),
             TaskResult::Swap2(answer) => self.finish_swap2(answer),
+            TaskResult::Balance(None) => Output::error("no legal point is free to balance with"),
+            TaskResult::Balance(Some(stones)) => self.play_stones(&stones),
             TaskResult::Pondered => Output::default(),
         }
     }
@@ -614,17 +635,20 @@ impl Session {
     }
 
     fn finish_swap2(&mut self, answer: Swap2Answer) -> Output {
-        let board = self.board.as_mut().expect("swap2 runs on a board");
         match answer {
             Swap2Answer::Swap => Output::line("SWAP"),
-            Swap2Answer::Stones(stones) => {
-                for &pos in &stones {
-                    board.play(pos);
-                }
-                let text: Vec<String> = stones.iter().map(|p| p.to_string()).collect();
-                Output::line(text.join(" "))
-            }
+            Swap2Answer::Stones(stones) => self.play_stones(&stones),
         }
+    }
+
+    /// Plays the engine's `stones` in order and answers them on one line.
+    fn play_stones(&mut self, stones: &[Pos]) -> Output {
+        let board = self.board.as_mut().expect("the worker ran on a board");
+        for &pos in stones {
+            board.play(pos);
+        }
+        let text: Vec<String> = stones.iter().map(|p| p.to_string()).collect();
+        Output::line(text.join(" "))
     }
 }
 

@@ -1,7 +1,7 @@
-//! Work for the worker thread: a search for moves, a swap2 decision, or pondering, and
-//! what each hands back.
+//! Work for the worker thread: a search for moves, a swap2 decision, balancing stones,
+//! or pondering, and what each hands back.
 
-use crate::board::Board;
+use crate::board::{Board, Pos};
 use crate::opening::{Swap2, Swap2Answer};
 use crate::search::{Engine, Limits, Reporter, ScoredMove};
 use std::sync::atomic::AtomicBool;
@@ -25,6 +25,15 @@ pub enum Task {
         board: Board,
         limits: Limits,
     },
+    /// YXBALANCEONE / YXBALANCETWO: `stones` stones (1 or 2) that leave the position
+    /// closest to `bias` for the side to move.
+    Balance {
+        engine: Arc<Mutex<Engine>>,
+        board: Board,
+        limits: Limits,
+        stones: usize,
+        bias: i32,
+    },
     /// Think on the opponent's time (`INFO pondering 1`) until stopped, only to fill
     /// the table for the next search; nothing is reported.
     Ponder {
@@ -43,6 +52,8 @@ pub enum TaskResult {
         play: bool,
     },
     Swap2(Swap2Answer),
+    /// The balancing stones, in move order; `None` when no legal point is free.
+    Balance(Option<Vec<Pos>>),
     Pondered,
 }
 
@@ -72,6 +83,17 @@ impl Task {
             } => {
                 let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
                 TaskResult::Swap2(Swap2::new(&mut engine, &limits, stop).answer(&board))
+            }
+            Task::Balance {
+                engine,
+                board,
+                limits,
+                stones,
+                bias,
+            } => {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut balancer = Swap2::new(&mut engine, &limits, stop);
+                TaskResult::Balance(balancer.balance(&board, stones, bias))
             }
             Task::Ponder {
                 engine,
