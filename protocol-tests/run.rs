@@ -11,6 +11,9 @@
 //!   manager ignores them; every other line must match in order.
 //! - `< EOF` expects the engine to close its output and exit successfully.
 //! - `! close` closes the engine's input.
+//! - `! restart` ends the engine as `< EOF` does, then starts a new one.
+//! - `$T` in a sent line is a folder of the transcript's own, empty at its start and
+//!   removed at its end (for files the engine writes).
 //!
 //! After the last line the input is closed, and the engine must exit without printing
 //! anything more: a stray line fails the transcript.
@@ -103,7 +106,7 @@ impl Drop for Engine {
     }
 }
 
-fn unescape(text: &str, groups: &[String]) -> String {
+fn unescape(text: &str, groups: &[String], folder: &Path) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -116,6 +119,10 @@ fn unescape(text: &str, groups: &[String]) -> String {
                     't' => '\t',
                     _ => '\\',
                 });
+            }
+            ('$', Some('T')) => {
+                chars.next();
+                out.push_str(&folder.display().to_string());
             }
             ('$', Some(d)) if d.is_ascii_digit() => {
                 chars.next();
@@ -131,6 +138,16 @@ fn unescape(text: &str, groups: &[String]) -> String {
 /// Runs one transcript; the error names the failing line.
 fn run_transcript(path: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let name = path.file_stem().unwrap_or_default().to_string_lossy();
+    let folder = std::env::temp_dir().join(format!("lianzhu-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    let result = run_lines(&text, &folder);
+    let _ = std::fs::remove_dir_all(&folder);
+    result
+}
+
+fn run_lines(text: &str, folder: &Path) -> Result<(), String> {
     let mut engine = Engine::start();
     let mut groups: Vec<String> = Vec::new();
     let mut exited = false;
@@ -141,10 +158,10 @@ fn run_transcript(path: &Path) -> Result<(), String> {
         }
         if let Some(raw) = line.strip_prefix(">> ") {
             engine
-                .send(unescape(raw, &groups).as_bytes())
+                .send(unescape(raw, &groups, folder).as_bytes())
                 .map_err(fail)?;
         } else if let Some(command) = line.strip_prefix("> ") {
-            let bytes = unescape(command, &groups) + "\n";
+            let bytes = unescape(command, &groups, folder) + "\n";
             engine.send(bytes.as_bytes()).map_err(fail)?;
         } else if line == "< EOF" {
             engine.expect_exit().map_err(fail)?;
@@ -162,13 +179,17 @@ fn run_transcript(path: &Path) -> Result<(), String> {
                     .collect();
             }
         } else if let Some(expected) = line.strip_prefix("< ") {
-            let expected = unescape(expected, &groups);
+            let expected = unescape(expected, &groups, folder);
             let got = engine.next_line(|l| l == expected).map_err(fail)?;
             if got != expected {
                 return Err(fail(format!("got '{got}'")));
             }
         } else if line == "! close" {
             engine.input = None;
+        } else if line == "! restart" {
+            engine.expect_exit().map_err(fail)?;
+            engine = Engine::start();
+            exited = false;
         } else {
             return Err(fail("not a transcript line".into()));
         }

@@ -7,6 +7,7 @@ pub mod analyze;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod database;
 pub mod eval;
 pub mod logging;
 pub mod move_values;

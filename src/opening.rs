@@ -151,7 +151,11 @@ impl<'a> Swap2<'a> {
         let distance = |board: &mut Board, stones: &[Pos], score: &mut dyn FnMut(&Board) -> i32| {
             stones.iter().for_each(|&p| board.play(p));
             // The side to move after an odd number of stones is the placer's opponent.
-            let sign = if stones.len().is_multiple_of(2) { 1 } else { -1 };
+            let sign = if stones.len().is_multiple_of(2) {
+                1
+            } else {
+                -1
+            };
             let value = (sign * score(board) - bias).abs();
             stones.iter().for_each(|_| {
                 board.undo();
@@ -289,7 +293,11 @@ mod tests {
     fn placer_score(board: &Board, stones: &[Pos]) -> i32 {
         let mut after = board.clone();
         stones.iter().for_each(|&p| after.play(p));
-        let sign = if stones.len().is_multiple_of(2) { 1 } else { -1 };
+        let sign = if stones.len().is_multiple_of(2) {
+            1
+        } else {
+            -1
+        };
         sign * white_score(&after)
     }
 

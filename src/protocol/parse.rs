@@ -29,6 +29,8 @@ pub enum BlockKind {
     YxBlock,
     /// Points taken off that list.
     YxBlockUndo,
+    /// A position for a database command, as moves from the empty board.
+    Database,
 }
 
 impl BlockKind {
@@ -39,6 +41,7 @@ impl BlockKind {
             BlockKind::Swap2Board => "SWAP2BOARD",
             BlockKind::YxBlock => "YXBLOCK",
             BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+            BlockKind::Database => "database command",
         }
     }
 }
@@ -58,6 +61,8 @@ pub enum Info {
     MaxDepth(u32),
     MaxNode(u64),
     Pondering(bool),
+    UseDatabase(bool),
+    DatabaseReadonly(bool),
     CautionFactor(i64),
     ShowDetail(i64),
     /// `evaluate` and keys we do not know: accepted and ignored.
@@ -93,7 +98,47 @@ pub enum Command {
         stones: usize,
         bias: i64,
     },
+    /// YXSETDATABASE PATH: use the database at PATH.
+    SetDatabase(String),
+    /// YXSAVEDATABASE.
+    SaveDatabase,
+    /// YXDBTOTXT PATH (the current rule and size) or YXDBTOTXTALL PATH.
+    ExportDatabase {
+        path: String,
+        all: bool,
+    },
+    /// YXTXTTODB PATH: read back what YXDBTOTXT wrote.
+    ImportDatabase(String),
+    /// A database command; its position follows as `X,Y` lines up to `DONE`.
+    DatabaseBlock(DbRequest),
     Stop,
+}
+
+/// What a database command does with the position that follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbRequest {
+    /// YXQUERYDATABASEALL: the records of the moves from the position.
+    QueryAll,
+    /// YXQUERYDATABASEONE: the position's record.
+    QueryOne,
+    /// YXQUERYDATABASETEXT: the position's comment.
+    QueryText,
+    /// YXEDITTVDDATABASE MASK LABEL VALUE DEPTH: `mask` picks which of label (1),
+    /// value (2) and depth (4) to write.
+    EditTvd {
+        mask: i64,
+        label: i64,
+        value: i64,
+        depth: i64,
+    },
+    /// YXEDITTEXTDATABASE "TEXT": the position's comment.
+    EditText(String),
+    /// YXEDITLABELDATABASE X,Y TEXT: the text shown on the board at the move X,Y.
+    EditLabel { at: Coord, text: String },
+    /// YXDELETEDATABASEONE: the position's record.
+    DeleteOne,
+    /// YXDELETEDATABASEALL: every record below the position.
+    DeleteAll,
 }
 
 /// A line inside a BOARD, YXBOARD or SWAP2BOARD block.
@@ -169,6 +214,41 @@ fn bounded_number(text: &str, what: &str, max: i64) -> Result<i64, ParseError> {
     }
 }
 
+fn path(name: &str, rest: &str) -> Result<String, ParseError> {
+    if rest.is_empty() {
+        Err(malformed(format!("{name} needs a file path")))
+    } else {
+        Ok(rest.to_string())
+    }
+}
+
+fn database(name: &str, rest: &str, request: DbRequest) -> Result<Command, ParseError> {
+    no_argument(name, rest, Command::DatabaseBlock(request))
+}
+
+/// `"text"` with backslash escapes, as Yixin-Board quotes a comment.
+fn quoted(name: &str, rest: &str) -> Result<String, ParseError> {
+    let inner = (rest.len() >= 2)
+        .then(|| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
+        .flatten()
+        .ok_or_else(|| {
+            malformed(format!(
+                "{name} needs a \"quoted\" text, got '{}'",
+                quote(rest)
+            ))
+        })?;
+    let mut text = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        text.push(if c == '\\' {
+            chars.next().unwrap_or('\\')
+        } else {
+            c
+        });
+    }
+    Ok(text)
+}
+
 fn no_argument(name: &str, rest: &str, command: Command) -> Result<Command, ParseError> {
     if rest.is_empty() {
         Ok(command)
@@ -220,6 +300,43 @@ pub fn command(line: &str) -> Result<Command, ParseError> {
         "YXNBEST" => Ok(Command::NBest(number(rest, "YXNBEST count")?)),
         "YXHASHCLEAR" => no_argument(&name, rest, Command::HashClear),
         "YXSHOWINFO" => no_argument(&name, rest, Command::ShowInfo),
+        "YXSETDATABASE" => Ok(Command::SetDatabase(path(&name, rest)?)),
+        "YXSAVEDATABASE" => no_argument(&name, rest, Command::SaveDatabase),
+        "YXDBTOTXT" | "YXDBTOTXTALL" => Ok(Command::ExportDatabase {
+            path: path(&name, rest)?,
+            all: name == "YXDBTOTXTALL",
+        }),
+        "YXTXTTODB" => Ok(Command::ImportDatabase(path(&name, rest)?)),
+        "YXQUERYDATABASEALL" => database(&name, rest, DbRequest::QueryAll),
+        "YXQUERYDATABASEONE" => database(&name, rest, DbRequest::QueryOne),
+        "YXQUERYDATABASETEXT" => database(&name, rest, DbRequest::QueryText),
+        "YXDELETEDATABASEONE" => database(&name, rest, DbRequest::DeleteOne),
+        "YXDELETEDATABASEALL" => database(&name, rest, DbRequest::DeleteAll),
+        "YXEDITTVDDATABASE" => {
+            let words: Vec<&str> = rest.split_whitespace().collect();
+            let [mask, label, value, depth] = words[..] else {
+                return Err(malformed(format!(
+                    "{name} needs MASK LABEL VALUE DEPTH, got '{}'",
+                    quote(rest)
+                )));
+            };
+            Ok(Command::DatabaseBlock(DbRequest::EditTvd {
+                mask: number(mask, "database mask")?,
+                label: number(label, "database label")?,
+                value: number(value, "database value")?,
+                depth: number(depth, "database depth")?,
+            }))
+        }
+        "YXEDITTEXTDATABASE" => Ok(Command::DatabaseBlock(DbRequest::EditText(quoted(
+            &name, rest,
+        )?))),
+        "YXEDITLABELDATABASE" => {
+            let (at, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            Ok(Command::DatabaseBlock(DbRequest::EditLabel {
+                at: coord(at)?,
+                text: text.trim().to_string(),
+            }))
+        }
         "YXBALANCEONE" | "YXBALANCETWO" => Ok(Command::Balance {
             stones: if name == "YXBALANCEONE" { 1 } else { 2 },
             bias: bounded_number(rest, &format!("{name} bias"), MAX_BALANCE_BIAS)?,
@@ -262,6 +379,8 @@ fn info(text: &str) -> Result<Info, ParseError> {
         "max_depth" => Info::MaxDepth(bounded(value, i64::from(u32::MAX))? as u32),
         "max_node" => Info::MaxNode(bounded(value, i64::MAX)? as u64),
         "pondering" => Info::Pondering(bounded(value, 1)? == 1),
+        "usedatabase" => Info::UseDatabase(bounded(value, 1)? == 1),
+        "database_readonly" => Info::DatabaseReadonly(bounded(value, 1)? == 1),
         "caution_factor" => Info::CautionFactor(int(value)?),
         "show_detail" => Info::ShowDetail(int(value)?),
         _ => Info::Ignored,

@@ -3,7 +3,8 @@
 //! owns the game and the settings; [`super::io`] wires it to stdin, stdout and the
 //! worker thread.
 
-use super::parse::{self, BlockKind, BlockLine, Command, Coord, Info, ParseError};
+use super::database::DatabaseSession;
+use super::parse::{self, BlockKind, BlockLine, Command, Coord, DbRequest, Info, ParseError};
 use super::setup::{empty_point, set_up_position, set_up_swap2};
 use super::task::{Task, TaskResult};
 use crate::board::{Board, Color, MAX_SIZE, MIN_SIZE, Pos};
@@ -22,6 +23,17 @@ pub const ABOUT: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     "\", author=\"The Lianzhu developers\", country=\"-\", www=\"-\""
 );
+
+/// The lines of an answer, or its one ERROR line.
+fn answered(answer: Result<Vec<String>, String>) -> Output {
+    match answer {
+        Ok(lines) => Output {
+            lines,
+            ..Output::default()
+        },
+        Err(message) => Output::error(message),
+    }
+}
 
 /// The largest table `INFO hash_size` may ask for, as Yixin-Board's handshake gives it:
 /// the base-2 logarithm of its size in KiB (2^24 KiB = 16 GiB).
@@ -101,6 +113,8 @@ impl Output {
 
 struct OpenBlock {
     kind: BlockKind,
+    /// For a database command: what to do with the position.
+    request: Option<DbRequest>,
     stones: Vec<(Coord, Option<i64>)>,
     /// The first bad line, reported at DONE.
     error: Option<String>,
@@ -114,6 +128,8 @@ pub struct Session {
     block: Option<OpenBlock>,
     /// Points the engine may not answer with (YXBLOCK), until YXBLOCKRESET or START.
     blocked: Vec<Pos>,
+    /// The position database and how it is used.
+    database: DatabaseSession,
     /// Shared with the worker while it thinks; never locked here meanwhile, because
     /// commands wait in the queue until the worker is done.
     engine: Arc<Mutex<Engine>>,
@@ -179,14 +195,17 @@ impl Session {
             Command::Turn(at) => self.turn(at),
             Command::Takeback(at) => self.takeback(at),
             Command::Play(at) => self.play(at),
-            Command::Block(kind) => {
-                self.block = Some(OpenBlock {
-                    kind,
-                    stones: Vec::new(),
-                    error: None,
-                });
-                Output::default()
+            Command::Block(kind) => self.open_block(kind, None),
+            Command::DatabaseBlock(request) => self.open_block(BlockKind::Database, Some(request)),
+            Command::SetDatabase(path) => answered(self.database.set_path(&path)),
+            Command::SaveDatabase => answered(self.database.save()),
+            Command::ExportDatabase { path, all } => {
+                let only = (self.board.as_ref())
+                    .filter(|_| !all)
+                    .map(|b| (b.rule(), b.width(), b.height()));
+                answered(self.database.export(&path, only))
             }
+            Command::ImportDatabase(path) => answered(self.database.import(&path)),
             Command::About => Output::line(ABOUT),
             Command::End => Output {
                 exit: true,
@@ -223,6 +242,16 @@ impl Session {
             }
             Command::Stop => Output::default(),
         }
+    }
+
+    fn open_block(&mut self, kind: BlockKind, request: Option<DbRequest>) -> Output {
+        self.block = Some(OpenBlock {
+            kind,
+            request,
+            stones: Vec::new(),
+            error: None,
+        });
+        Output::default()
     }
 
     fn start(&mut self, width: i64, height: i64) -> Output {
@@ -342,6 +371,17 @@ impl Session {
                 ..Output::default()
             };
         }
+        if count == 1
+            && play
+            && let Some(pos) = self.database.book_move(&board, &self.blocked)
+        {
+            board.play(pos);
+            self.board = Some(board);
+            return Output {
+                lines: vec![format!("MESSAGE database: {pos} wins"), pos.to_string()],
+                ..Output::default()
+            };
+        }
         self.board = Some(board.clone());
         Output::task(self.think_task(board, count, play))
     }
@@ -433,6 +473,8 @@ impl Session {
             Info::MaxDepth(depth) => settings.max_depth = (depth > 0).then_some(depth),
             Info::MaxNode(nodes) => settings.max_nodes = (nodes > 0).then_some(nodes),
             Info::Pondering(on) => settings.pondering = on,
+            Info::UseDatabase(on) => return answered(self.database.set_use(on)),
+            Info::DatabaseReadonly(on) => return answered(self.database.set_readonly(on)),
             Info::CautionFactor(value) => settings.caution_factor = value,
             Info::ShowDetail(value) => settings.show_detail = value,
             Info::Ignored => {}
@@ -508,6 +550,9 @@ impl Session {
         if matches!(block.kind, BlockKind::YxBlock | BlockKind::YxBlockUndo) {
             return self.change_blocked(block);
         }
+        if block.kind == BlockKind::Database {
+            return self.database_request(block);
+        }
         let mut board = Board::new(current.width(), current.height(), self.settings.rule.rule);
         let setup = match block.kind {
             BlockKind::Swap2Board => set_up_swap2(&mut board, &block.stones),
@@ -531,6 +576,21 @@ impl Session {
                 Output::default()
             }
         }
+    }
+
+    /// A database command on the position its lines give, as moves from the empty
+    /// board; the game's own board is not touched.
+    fn database_request(&mut self, block: OpenBlock) -> Output {
+        let current = self.board.as_ref().expect("checked by the caller");
+        let mut board = Board::new(current.width(), current.height(), self.settings.rule.rule);
+        for &(at, _) in &block.stones {
+            match empty_point(&board, at) {
+                Ok(pos) => board.play(pos),
+                Err(message) => return Output::error(format!("database position: {message}")),
+            }
+        }
+        let request = block.request.expect("a database block has its request");
+        answered(self.database.request(&request, &board))
     }
 
     /// YXBLOCK adds its points to the blocked ones, YXBLOCKUNDO takes them off; a point
@@ -583,7 +643,19 @@ impl Session {
     /// Takes the worker's result: answer lines, and the engine's move played on the board.
     pub fn finish(&mut self, result: TaskResult) -> Output {
         match result {
-            TaskResult::Moves { moves, count, play } => self.finish_moves(moves, count, play),
+            TaskResult::Moves {
+                moves,
+                count,
+                play,
+                depth,
+            } => {
+                if count == 1
+                    && let (Some(board), Some(&best)) = (&self.board, moves.first())
+                {
+                    self.database.record(board, best, depth);
+                }
+                self.finish_moves(moves, count, play)
+            }
             TaskResult::Swap2(answer) => self.finish_swap2(answer),
             TaskResult::Balance(None) => Output::error("no legal point is free to balance with"),
             TaskResult::Balance(Some(stones)) => self.play_stones(&stones),
@@ -791,10 +863,11 @@ pub(super) mod testing {
             )
         });
         format!(
-            "{:?} {:?} {:?}",
+            "{:?} {:?} {:?} {}",
             session.settings(),
             board,
-            session.blocked()
+            session.blocked(),
+            session.database.describe()
         )
     }
 

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Pos};
 use crate::opening::{Swap2, Swap2Answer};
-use crate::search::{Engine, Limits, Reporter, ScoredMove};
+use crate::search::{Engine, Limits, Progress, Reporter, RootEvent, ScoredMove};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -43,6 +43,23 @@ pub enum Task {
     },
 }
 
+/// Passes every report on, and keeps the depth of the last finished iteration.
+struct DepthReached<'a> {
+    reporter: &'a mut dyn Reporter,
+    depth: u32,
+}
+
+impl Reporter for DepthReached<'_> {
+    fn progress(&mut self, progress: &Progress) {
+        self.depth = progress.depth;
+        self.reporter.progress(progress);
+    }
+
+    fn root_event(&mut self, event: &RootEvent) {
+        self.reporter.root_event(event);
+    }
+}
+
 /// What the worker hands back.
 #[derive(Debug)]
 pub enum TaskResult {
@@ -50,6 +67,8 @@ pub enum TaskResult {
         moves: Vec<ScoredMove>,
         count: usize,
         play: bool,
+        /// The depth of the last finished iteration (0 when none was needed).
+        depth: u32,
     },
     Swap2(Swap2Answer),
     /// The balancing stones, in move order; `None` when no legal point is free.
@@ -70,10 +89,13 @@ impl Task {
                 ..
             } => {
                 let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut depth = DepthReached { reporter, depth: 0 };
+                let moves = engine.best_moves(&board, count, &limits, stop, &mut depth);
                 TaskResult::Moves {
-                    moves: engine.best_moves(&board, count, &limits, stop, reporter),
+                    moves,
                     count,
                     play,
+                    depth: depth.depth,
                 }
             }
             Task::Swap2 {
