@@ -34,6 +34,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Fit the evaluation or move-ordering weights to finished games
     Tune(TuneArgs),
+    /// Play the engine against itself and write the games as training data
+    Selfplay(SelfplayArgs),
 }
 
 /// The rule and board of a position.
@@ -104,6 +106,30 @@ pub struct TuneArgs {
     /// SGF files of finished games as c-gomoku-cli writes them (with --labels: label files)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Games to play
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: usize,
+    /// Search nodes per move (a fixed budget keeps every game reproducible)
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub nodes: u64,
+    /// Opening stones: from 2 to this many, drawn per game
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=20))]
+    pub max_opening: u32,
+    /// Seed of the openings and of the choices among close moves
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: every core)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// File to write, one game a line (the format is in `src/selfplay.rs`)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 /// What [`TuneArgs`] asks for.
@@ -229,7 +255,7 @@ mod tests {
         assert_eq!(error("-h").0, ErrorKind::DisplayHelp);
         assert_eq!(error("--version").0, ErrorKind::DisplayVersion);
         assert_eq!(error("bench --version").0, ErrorKind::DisplayVersion);
-        for subcommand in ["analyze", "play", "bench", "tune"] {
+        for subcommand in ["analyze", "play", "bench", "tune", "selfplay"] {
             let (kind, text) = error(&format!("{subcommand} --help"));
             assert_eq!(kind, ErrorKind::DisplayHelp, "{subcommand}");
             assert!(

@@ -96,15 +96,6 @@ fn symmetries(board: &Board) -> usize {
     }
 }
 
-fn rule_code(rule: Rule) -> i64 {
-    match rule {
-        Rule::Freestyle => 0,
-        Rule::Standard => 1,
-        Rule::Renju => 4,
-        Rule::Caro => 8,
-    }
-}
-
 fn key(board: &Board) -> Key {
     let (width, height) = (board.width(), board.height());
     let mut stones = Vec::new();
@@ -141,7 +132,7 @@ fn key(board: &Board) -> Key {
         .min_by(|a, b| a.1.cmp(&b.1))
         .expect("at least the identity");
     Key {
-        rule: rule_code(board.rule()),
+        rule: i64::from(board.rule().number()),
         width: width as i64,
         height: height as i64,
         stones,
@@ -364,7 +355,7 @@ impl Database {
             let line = line?;
             if let Some((rule, width, height)) = only
                 && (line.rule, line.width, line.height)
-                    != (rule_code(rule), width as i64, height as i64)
+                    != (i64::from(rule.number()), width as i64, height as i64)
             {
                 continue;
             }

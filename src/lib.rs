@@ -17,6 +17,7 @@ pub mod progress;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod sgf;
 pub mod tables;
 pub mod time;

@@ -5,9 +5,11 @@
 
 use anyhow::Context;
 use clap::Parser;
-use lianzhu::cli::{self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, TuneArgs, TuneMode};
+use lianzhu::cli::{
+    self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, SelfplayArgs, TuneArgs, TuneMode,
+};
 use lianzhu::progress::Progress;
-use lianzhu::{analyze, bench, eval, move_values, play, protocol, sgf, tune};
+use lianzhu::{analyze, bench, eval, move_values, play, protocol, selfplay, sgf, tune};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::exit;
@@ -42,6 +44,7 @@ fn main() {
         Some(Command::Play(args)) => (run_play(&args), FAILURE),
         Some(Command::Bench(args)) => (run_bench(&args), FAILURE),
         Some(Command::Tune(args)) => (run_tune(&args), FAILURE),
+        Some(Command::Selfplay(args)) => (run_selfplay(&args), FAILURE),
     };
     if let Err(error) = result {
         if json {
@@ -126,6 +129,39 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         "Bench: {} nodes {} nps",
         result.nodes,
         result.nodes_per_second()
+    ));
+    Ok(())
+}
+
+fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let options = selfplay::Options {
+        rule: args.game.rule,
+        size: args.game.size,
+        games: args.games,
+        nodes: args.nodes,
+        max_opening: args.max_opening as usize,
+        max_plies: args.game.size * args.game.size,
+        seed: args.seed,
+        threads,
+    };
+    let file = std::fs::File::create(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let mut out = io::BufWriter::new(file);
+    let progress = Progress::new("selfplay", args.games as u64);
+    let started = std::time::Instant::now();
+    let positions = selfplay::run(&options, |line| writeln!(out, "{line}"), &|| {
+        progress.step()
+    })
+    .and_then(|positions| out.flush().map(|_| positions))
+    .with_context(|| format!("writing {}", args.out.display()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    progress.finish(&format!(
+        "{positions} positions, {:.0} positions/s on {threads} threads, to {}",
+        positions as f64 / seconds.max(1e-9),
+        args.out.display()
     ));
     Ok(())
 }

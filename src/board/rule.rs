@@ -48,6 +48,16 @@ impl RuleSetting {
 }
 
 impl Rule {
+    /// The rule's number in `INFO rule` (without the continuous bit).
+    pub fn number(self) -> u8 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+        }
+    }
+
     /// How a run through a new stone of `color` is judged.
     pub fn line_rule(self, color: Color) -> LineRule {
         match (self, color) {
@@ -66,6 +76,14 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_s_number_decodes_back_to_it() {
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let setting = RuleSetting::from_mask(u64::from(rule.number())).unwrap();
+            assert_eq!((setting.rule, setting.continuous), (rule, false));
+        }
+    }
 
     #[test]
     fn rule_masks_decode_as_documented() {

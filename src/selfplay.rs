@@ -1,0 +1,327 @@
+//! `pbrain-lianzhu selfplay`: games of the engine against itself, written as training
+//! data for a learned evaluation.
+//!
+//! Each game starts from a randomised opening (a few stones of both colours dropped
+//! near the centre, legal, with no five and no four on the board), then every move is
+//! a search with a fixed node budget, so that a game depends only on its seed: the same
+//! seed and options give the same file, whatever the number of threads. For the first
+//! plies after the opening the move is drawn among the two best when their scores are
+//! close, so that games from one opening part ways.
+//!
+//! The format, one game a line, text:
+//!
+//! ```text
+//! RULE SIZE RESULT OPENING MOVE:SCORE MOVE:SCORE ...
+//! ```
+//!
+//! RULE is the Gomocup rule number (0, 1, 4, 8), SIZE the board's side, RESULT `B`, `W`
+//! or `D` (Black won, White won, a draw: the board filled or the ply limit reached).
+//! OPENING is the number of opening stones; the first OPENING moves are those, with
+//! score 0, and every later move is the searched one with its search's score, from the
+//! mover's view, in the search's units (a win in n plies is 1000000 - n). Moves are
+//! `x,y` from 0, Black first. Every position before a searched move is a training
+//! sample: the stones so far, the side to move, the score and the move, and the result.
+
+use crate::board::{Board, Color, Pos, Rule};
+use crate::rules;
+use crate::search::{Engine, Limits, Silent};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Plies after the opening whose move may be the second best, for variety.
+const VARIED_PLIES: usize = 8;
+/// The second best is a candidate only this close to the best, in the search's units.
+const VARIETY_MARGIN: i32 = 60;
+/// Table per game thread: node budgets are small, so a small table serves.
+const TABLE_BYTES: usize = 16 << 20;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub rule: Rule,
+    pub size: usize,
+    pub games: usize,
+    /// Nodes per move (all of the search's nodes).
+    pub nodes: u64,
+    /// Opening stones: from 2 to this many, drawn per game.
+    pub max_opening: usize,
+    /// Games end as draws after this many plies.
+    pub max_plies: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub rule: Rule,
+    pub size: usize,
+    pub winner: Option<Color>,
+    pub opening: usize,
+    /// Every move with its score from the mover's view (0 for opening stones).
+    pub moves: Vec<(Pos, i32)>,
+}
+
+impl Game {
+    /// The game as one line of the format above (no line ending).
+    pub fn to_line(&self) -> String {
+        let result = match self.winner {
+            Some(Color::Black) => 'B',
+            Some(Color::White) => 'W',
+            None => 'D',
+        };
+        let mut line = format!(
+            "{} {} {result} {}",
+            self.rule.number(),
+            self.size,
+            self.opening
+        );
+        for (pos, score) in &self.moves {
+            let _ = write!(line, " {pos}:{score}");
+        }
+        line
+    }
+
+    /// Reads a line of the format back.
+    pub fn from_line(line: &str) -> anyhow::Result<Game> {
+        let mut words = line.split_whitespace();
+        let mut next = |what: &str| {
+            words
+                .next()
+                .ok_or_else(|| anyhow::anyhow!("the line ends before its {what}"))
+        };
+        let rule = match next("rule")? {
+            "0" => Rule::Freestyle,
+            "1" => Rule::Standard,
+            "4" => Rule::Renju,
+            "8" => Rule::Caro,
+            other => anyhow::bail!("rule '{other}' is not 0, 1, 4 or 8"),
+        };
+        let size: usize = next("size")?.parse()?;
+        let winner = match next("result")? {
+            "B" => Some(Color::Black),
+            "W" => Some(Color::White),
+            "D" => None,
+            other => anyhow::bail!("result '{other}' is not B, W or D"),
+        };
+        let opening: usize = next("opening")?.parse()?;
+        let moves = words
+            .map(|word| {
+                let parse = || -> Option<(Pos, i32)> {
+                    let (at, score) = word.split_once(':')?;
+                    let (x, y) = at.split_once(',')?;
+                    let (x, y): (usize, usize) = (x.parse().ok()?, y.parse().ok()?);
+                    (x < size && y < size).then_some((Pos::new(x, y), score.parse().ok()?))
+                };
+                parse().ok_or_else(|| anyhow::anyhow!("'{word}' is not x,y:score"))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(Game {
+            rule,
+            size,
+            winner,
+            opening,
+            moves,
+        })
+    }
+}
+
+/// A random legal opening of 2 to `max` stones within 3 of the centre, with no five
+/// and no four for either side; retried until one is found.
+fn opening(rule: Rule, size: usize, max: usize, rng: &mut StdRng) -> Board {
+    loop {
+        let mut board = Board::new(size, size, rule);
+        let stones = rng.random_range(2..=max.max(2));
+        let centre = board.centre();
+        let mut placed = 0;
+        for _ in 0..stones * 20 {
+            let (dx, dy) = (rng.random_range(-3..=3), rng.random_range(-3..=3));
+            let Some(pos) = board.offset(centre, dx, dy) else {
+                continue;
+            };
+            let me = board.to_move();
+            if rules::is_legal(&mut board, pos, me) && !rules::is_winning_move(&board, pos, me) {
+                board.play(pos);
+                placed += 1;
+                if placed == stones {
+                    break;
+                }
+            }
+        }
+        let quiet = [Color::Black, Color::White]
+            .iter()
+            .all(|&c| board.four_points(c).is_empty());
+        if placed == stones && quiet {
+            return board;
+        }
+    }
+}
+
+/// Plays game number `index` of `options`.
+pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
+    let mut rng =
+        StdRng::seed_from_u64(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut board = opening(options.rule, options.size, options.max_opening, &mut rng);
+    let opening_moves: Vec<(Pos, i32)> = board.history().iter().map(|m| (m.pos, 0)).collect();
+    let opening = opening_moves.len();
+    let mut moves = opening_moves;
+    engine.clear();
+    let limits = Limits {
+        max_nodes: Some(options.nodes),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut winner = None;
+    while moves.len() < options.max_plies && !board.is_full() {
+        let me = board.to_move();
+        let varied = moves.len() < opening + VARIED_PLIES;
+        let count = if varied { 2 } else { 1 };
+        let found = engine.best_moves(&board, count, &limits, &stop, &mut Silent);
+        let Some(&best) = found.first() else {
+            // No legal move: Black has only fouls left under renju.
+            winner = Some(me.opponent());
+            break;
+        };
+        let chosen = match found.get(1) {
+            Some(&second)
+                if best.score - second.score <= VARIETY_MARGIN && rng.random_bool(0.5) =>
+            {
+                second
+            }
+            _ => best,
+        };
+        let wins = rules::is_winning_move(&board, chosen.pos, me);
+        board.play(chosen.pos);
+        moves.push((chosen.pos, chosen.score));
+        if wins {
+            winner = Some(me);
+            break;
+        }
+    }
+    Game {
+        rule: options.rule,
+        size: options.size,
+        winner,
+        opening,
+        moves,
+    }
+}
+
+/// Plays every game on `options.threads` threads and hands each finished game's line to
+/// `write` in game order; `on_game` hears of each game as it ends. The positions
+/// written (searched moves).
+pub fn run(
+    options: &Options,
+    mut write: impl FnMut(&str) -> std::io::Result<()> + Send,
+    on_game: &(dyn Fn() + Sync),
+) -> std::io::Result<u64> {
+    let next = AtomicUsize::new(0);
+    // Games finish out of order; each waits here until those before it are written.
+    let pending: Mutex<(usize, BTreeMap<usize, String>, u64)> = Mutex::new((0, BTreeMap::new(), 0));
+    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
+    let write = Mutex::new(&mut write);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.max(1) {
+            scope.spawn(|| {
+                let mut engine = Engine::new(TABLE_BYTES);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= options.games || failed.lock().expect("no panic").is_some() {
+                        return;
+                    }
+                    let game = play_game(options, index, &mut engine);
+                    let searched = (game.moves.len() - game.opening) as u64;
+                    let mut pending = pending.lock().expect("no panic");
+                    pending.1.insert(index, game.to_line());
+                    pending.2 += searched;
+                    while let Some(line) = {
+                        let first = pending.0;
+                        pending.1.remove(&first)
+                    } {
+                        pending.0 += 1;
+                        let mut write = write.lock().expect("no panic");
+                        if let Err(error) = write(&line) {
+                            *failed.lock().expect("no panic") = Some(error);
+                            return;
+                        }
+                    }
+                    drop(pending);
+                    on_game();
+                }
+            });
+        }
+    });
+    if let Some(error) = failed.into_inner().expect("no panic") {
+        return Err(error);
+    }
+    Ok(pending.into_inner().expect("no panic").2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(threads: usize) -> Options {
+        Options {
+            rule: Rule::Renju,
+            size: 15,
+            games: 3,
+            nodes: 300,
+            max_opening: 6,
+            max_plies: 40,
+            seed: 7,
+            threads,
+        }
+    }
+
+    fn lines(options: &Options) -> Vec<String> {
+        let mut out = Vec::new();
+        run(
+            options,
+            |line| {
+                out.push(line.to_string());
+                Ok(())
+            },
+            &|| {},
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_games_on_any_number_of_threads() {
+        let one = lines(&options(1));
+        assert_eq!(one.len(), 3);
+        assert_eq!(one, lines(&options(3)));
+        let other = Options {
+            seed: 8,
+            ..options(1)
+        };
+        assert_ne!(one, lines(&other));
+    }
+
+    #[test]
+    fn a_game_line_reads_back_and_replays_legally() {
+        for line in lines(&options(2)) {
+            let game = Game::from_line(&line).unwrap();
+            assert_eq!(game.to_line(), line);
+            assert!((2..=6).contains(&game.opening), "{line}");
+            let mut board = Board::new(15, 15, Rule::Renju);
+            for (i, &(pos, score)) in game.moves.iter().enumerate() {
+                let me = board.to_move();
+                assert!(rules::is_legal(&mut board, pos, me), "{line}");
+                assert!(i >= game.opening || score == 0);
+                board.play(pos);
+            }
+            if let Some(winner) = game.winner {
+                assert_eq!(rules::winner(&board), Some(winner), "{line}");
+            }
+        }
+        assert!(Game::from_line("4 15 X 2").is_err());
+        assert!(Game::from_line("4 15 B 2 7,7:0 99,1:0").is_err());
+    }
+}
