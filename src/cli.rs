@@ -127,6 +127,10 @@ pub struct SelfplayArgs {
     /// Games played at once (default: every core)
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Balanced openings to start from, offsets from the centre a line as in
+    /// scripts/openings/ (default: random openings)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
     /// File to write, one game a line (the format is in `src/selfplay.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -137,6 +137,11 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let openings = match &args.openings {
+        Some(path) => selfplay::read_openings(&read_text(path)?)
+            .with_context(|| path.display().to_string())?,
+        None => Vec::new(),
+    };
     let options = selfplay::Options {
         rule: args.game.rule,
         size: args.game.size,
@@ -146,17 +151,17 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
         max_plies: args.game.size * args.game.size,
         seed: args.seed,
         threads,
+        openings,
     };
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let mut out = io::BufWriter::new(file);
     let progress = Progress::new("selfplay", args.games as u64);
     let started = std::time::Instant::now();
-    let positions = selfplay::run(&options, |line| writeln!(out, "{line}"), &|| {
-        progress.step()
-    })
-    .and_then(|positions| out.flush().map(|_| positions))
-    .with_context(|| format!("writing {}", args.out.display()))?;
+    let written = |line: &str| writeln!(out, "{line}");
+    let positions = selfplay::run(&options, written, &|| progress.step())
+        .with_context(|| format!("selfplay to {}", args.out.display()))?;
+    (out.flush()).with_context(|| format!("writing {}", args.out.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     progress.finish(&format!(
         "{positions} positions, {:.0} positions/s on {threads} threads, to {}",

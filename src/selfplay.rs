@@ -2,7 +2,9 @@
 //! data for a learned evaluation.
 //!
 //! Each game starts from a randomised opening (a few stones of both colours dropped
-//! near the centre, legal, with no five and no four on the board), then every move is
+//! near the centre, legal, with no five and no four on the board), or from the next of
+//! a file of balanced openings (`scripts/openings/`, offsets from the centre, Black
+//! first; game i takes line i modulo their number), then every move is
 //! a search with a fixed node budget, so that a game depends only on its seed: the same
 //! seed and options give the same file, whatever the number of threads. For the first
 //! plies after the opening the move is drawn among the two best when their scores are
@@ -53,6 +55,47 @@ pub struct Options {
     pub max_plies: usize,
     pub seed: u64,
     pub threads: usize,
+    /// Balanced openings as offsets from the centre; none: random ones.
+    pub openings: Vec<Vec<(i32, i32)>>,
+}
+
+/// Openings in the offset notation of `scripts/openings/` (`dx,dy, dx,dy, ...` a line).
+pub fn read_openings(text: &str) -> anyhow::Result<Vec<Vec<(i32, i32)>>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(number, line)| {
+            let numbers: Vec<i32> = line
+                .split(',')
+                .map(|n| n.trim().parse())
+                .collect::<Result<_, _>>()
+                .map_err(|_| anyhow::anyhow!("line {}: not offsets dx,dy, ...", number + 1))?;
+            anyhow::ensure!(
+                !numbers.is_empty() && numbers.len().is_multiple_of(2),
+                "line {}: an odd count of numbers",
+                number + 1
+            );
+            Ok(numbers.chunks(2).map(|c| (c[0], c[1])).collect())
+        })
+        .collect()
+}
+
+/// The opening `offsets` on an empty board, or why it cannot be played there.
+fn fixed_opening(rule: Rule, size: usize, offsets: &[(i32, i32)]) -> anyhow::Result<Board> {
+    let mut board = Board::new(size, size, rule);
+    let centre = board.centre();
+    for &(dx, dy) in offsets {
+        let pos = board
+            .offset(centre, dx, dy)
+            .ok_or_else(|| anyhow::anyhow!("{dx},{dy} is off a {size}x{size} board"))?;
+        let me = board.to_move();
+        anyhow::ensure!(
+            rules::is_legal(&mut board, pos, me) && !rules::is_winning_move(&board, pos, me),
+            "{dx},{dy} is taken, forbidden or wins"
+        );
+        board.play(pos);
+    }
+    Ok(board)
 }
 
 /// One finished game.
@@ -165,7 +208,11 @@ fn opening(rule: Rule, size: usize, max: usize, rng: &mut StdRng) -> Board {
 pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
     let mut rng =
         StdRng::seed_from_u64(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut board = opening(options.rule, options.size, options.max_opening, &mut rng);
+    let mut board = match options.openings.get(index % options.openings.len().max(1)) {
+        Some(offsets) => fixed_opening(options.rule, options.size, offsets)
+            .expect("openings are checked before the games start"),
+        None => opening(options.rule, options.size, options.max_opening, &mut rng),
+    };
     let opening_moves: Vec<(Pos, i32)> = board.history().iter().map(|m| (m.pos, 0)).collect();
     let opening = opening_moves.len();
     let mut moves = opening_moves;
@@ -211,14 +258,25 @@ pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
     }
 }
 
+/// Checks that every opening of `options` can be played on its board.
+fn check_openings(options: &Options) -> anyhow::Result<()> {
+    for (number, offsets) in options.openings.iter().enumerate() {
+        fixed_opening(options.rule, options.size, offsets)
+            .map_err(|e| anyhow::anyhow!("opening {}: {e}", number + 1))?;
+    }
+    Ok(())
+}
+
 /// Plays every game on `options.threads` threads and hands each finished game's line to
 /// `write` in game order; `on_game` hears of each game as it ends. The positions
-/// written (searched moves).
+/// written (searched moves); an opening that cannot be played is an error before any
+/// game starts.
 pub fn run(
     options: &Options,
     mut write: impl FnMut(&str) -> std::io::Result<()> + Send,
     on_game: &(dyn Fn() + Sync),
-) -> std::io::Result<u64> {
+) -> anyhow::Result<u64> {
+    check_openings(options)?;
     let next = AtomicUsize::new(0);
     // Games finish out of order; each waits here until those before it are written.
     let pending: Mutex<(usize, BTreeMap<usize, String>, u64)> = Mutex::new((0, BTreeMap::new(), 0));
@@ -256,7 +314,7 @@ pub fn run(
         }
     });
     if let Some(error) = failed.into_inner().expect("no panic") {
-        return Err(error);
+        return Err(error.into());
     }
     Ok(pending.into_inner().expect("no panic").2)
 }
@@ -275,6 +333,7 @@ mod tests {
             max_plies: 40,
             seed: 7,
             threads,
+            openings: Vec::new(),
         }
     }
 
@@ -321,6 +380,28 @@ mod tests {
                 assert_eq!(rules::winner(&board), Some(winner), "{line}");
             }
         }
+        let balanced = Options {
+            openings: read_openings("-1,2, 1,-2, 1,0\n0,-2, 3,3, 2,1\n").unwrap(),
+            ..options(2)
+        };
+        let games: Vec<Game> = (lines(&balanced).iter())
+            .map(|l| Game::from_line(l).unwrap())
+            .collect();
+        assert_eq!(
+            games[0].moves[..3].iter().map(|m| m.0).collect::<Vec<_>>(),
+            [Pos::new(6, 9), Pos::new(8, 5), Pos::new(8, 7)]
+        );
+        assert_eq!(
+            games[2].moves[0].0,
+            Pos::new(6, 9),
+            "the first opening again"
+        );
+        assert!(read_openings("1,2, 3").is_err());
+        let off_board = Options {
+            openings: read_openings("9,9").unwrap(),
+            ..options(1)
+        };
+        assert!(check_openings(&off_board).is_err());
         assert!(Game::from_line("4 15 X 2").is_err());
         assert!(Game::from_line("4 15 B 2 7,7:0 99,1:0").is_err());
     }
