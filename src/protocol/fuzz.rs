@@ -7,7 +7,7 @@ use super::session::testing::{feed_one, snapshot};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const WORDS: [&str; 31] = [
+const WORDS: [&str; 33] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -29,6 +29,8 @@ const WORDS: [&str; 31] = [
     "YXBLOCKRESET",
     "YXSHOWINFO",
     "YXBALANCEONE",
+    "YXQUERYDATABASEALL",
+    "YXDELETEDATABASEALL",
     "YXBALANCETWO",
     "YXSHOWHASHUSAGE",
     "STOP",
