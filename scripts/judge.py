@@ -116,6 +116,40 @@ class Judge:
         self.send("DONE")
         return self.answer()
 
+    def balance_two(self, size, rule, moves):
+        """The two stones (the side to move's, then the reply) that the judge says leave
+        the position after `moves` closest to even (Yixin-Board's YXBALANCETWO 0), or
+        None when it gives none."""
+        if rule != self.rule:
+            self.send(f"INFO rule {rule}")
+            self.rule = rule
+        self.send(f"START {size}")
+        if self.answer()[1] == "TIMEOUT":
+            return None
+        self.send("YXBOARD")
+        to_move_is_black = len(moves) % 2 == 0
+        for i, (x, y) in enumerate(moves):
+            own = 1 if (i % 2 == 0) == to_move_is_black else 2
+            self.send(f"{x},{y},{own}")
+        self.send("DONE")
+        self.send("YXBALANCETWO 0")
+        pair = re.compile(r"^(\d+),(\d+) (\d+),(\d+)$")
+        while True:
+            try:
+                line = self.lines.get(timeout=max(60.0, self.turn_ms / 20))
+            except queue.Empty:
+                self.process.kill()
+                self.start()
+                return None
+            if line is None:
+                raise RuntimeError("the judge exited")
+            found = pair.match(line)
+            if found:
+                x1, y1, x2, y2 = map(int, found.groups())
+                return [(x1, y1), (x2, y2)]
+            if line.startswith("ERROR") or line.startswith("UNKNOWN"):
+                return None
+
     def close(self):
         self.send("END")
         self.process.wait(timeout=10)

@@ -8,10 +8,14 @@ units: about 100 is a clear edge at 1 s). Each opening is judged as a new game, 
 scripts/judge.py, which waits for the engine to take START before it sends the position:
 Rapfi, busy just after it answers, drops a BOARD sent at once, and every answer after
 that would have been read for the wrong opening.
+
+With --balance, each random opening has two stones fewer, and ENGINE (one that
+answers Yixin-Board's YXBALANCETWO, as Lianzhu and Rapfi do) adds the two that leave it
+closest to even; the result is then judged as above.
 Standard library only.
 
 usage: make_openings.py ENGINE SIZE RULE COUNT [--stones 3] [--radius 3] [--ms 200]
-                        [--margin 150] [--seed 1] > openings.txt
+                        [--margin 150] [--seed 1] [--balance] > openings.txt
 """
 import argparse
 import random
@@ -45,14 +49,24 @@ def main():
     parser.add_argument("--ms", type=int, default=200)
     parser.add_argument("--margin", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--balance", action="store_true", help="let ENGINE add the last two stones")
     args = parser.parse_args()
     judge = Judge(args.engine, args.ms)
     half = args.size // 2
     kept = 0
-    for offsets in random_openings(random.Random(args.seed), args.stones, args.radius):
+    drawn = args.stones - 2 if args.balance else args.stones
+    if drawn < 1:
+        sys.exit("error: --balance needs at least 3 stones")
+    for offsets in random_openings(random.Random(args.seed), drawn, args.radius):
         if kept == args.count:
             break
         moves = [(dx + half, dy + half) for dx, dy in offsets]
+        if args.balance:
+            pair = judge.balance_two(args.size, args.rule, moves)
+            if pair is None:
+                continue
+            moves += pair
+            offsets = [(x - half, y - half) for x, y in moves]
         score, answer = judge.think(args.size, args.rule, moves)
         print(f"{tuple(offsets)}: {score} {answer}", file=sys.stderr)
         if score is not None and abs(score) <= args.margin and is_move(answer):

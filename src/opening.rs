@@ -18,8 +18,13 @@ use std::sync::atomic::AtomicBool;
 const BALANCE_MARGIN: i32 = 300;
 /// Candidate positions searched per decision, after the static preselection.
 const SEARCHED_CANDIDATES: usize = 12;
-/// Replies tried per side when looking for a balancing pair of stones.
+/// Replies tried per side when looking for a balancing pair of stones in swap2.
 const PAIR_BREADTH: usize = 6;
+/// For YXBALANCETWO: first stones tried, and replies to each. The replies reach far
+/// down the ranking: a balancing reply is often a modest one, which the six best of
+/// swap2 leave out (with them, a renju opening stayed 400 from even).
+const BALANCE_FIRST_STONES: usize = 8;
+const BALANCE_REPLIES: usize = 40;
 /// Depth of the search that scores one candidate position.
 const CANDIDATE_DEPTH: u32 = 6;
 
@@ -83,7 +88,7 @@ impl<'a> Swap2<'a> {
                 .map(|pos| vec![pos])
                 .collect()
         } else {
-            self.pairs(&mut board)
+            self.pairs(&mut board, BALANCE_FIRST_STONES, BALANCE_REPLIES)
         };
         self.most_balanced(&mut board, candidates, bias)
     }
@@ -126,12 +131,13 @@ impl<'a> Swap2<'a> {
             .collect()
     }
 
-    /// The side to move's best few moves, each with the opponent's best few replies.
-    fn pairs(&self, board: &mut Board) -> Vec<Vec<Pos>> {
+    /// The side to move's `firsts` best moves, each with the opponent's `replies` best
+    /// replies.
+    fn pairs(&self, board: &mut Board, firsts: usize, replies: usize) -> Vec<Vec<Pos>> {
         let mut pairs = Vec::new();
-        for first in self.own_moves(board, PAIR_BREADTH) {
+        for first in self.own_moves(board, firsts) {
             board.play(first);
-            for second in self.own_moves(board, PAIR_BREADTH) {
+            for second in self.own_moves(board, replies) {
                 pairs.push(vec![first, second]);
             }
             board.undo();
@@ -206,7 +212,7 @@ impl<'a> Swap2<'a> {
         if score > BALANCE_MARGIN {
             return Swap2Answer::Stones(vec![best]);
         }
-        let pairs = self.pairs(board);
+        let pairs = self.pairs(board, PAIR_BREADTH, PAIR_BREADTH);
         match self.most_balanced(board, pairs, 0) {
             Some(pair) => Swap2Answer::Stones(pair),
             None => Swap2Answer::Swap,
