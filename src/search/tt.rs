@@ -110,19 +110,28 @@ pub struct TranspositionTable {
     generation: u8,
 }
 
-/// `count` empty buckets (at least one). Zeroed memory is an empty table, and the system
-/// hands it out lazily, so the part of a table a game never reaches costs no memory.
+/// `count` empty buckets (at least one), or as many as the system grants when it refuses
+/// that many (half, a quarter, …): a table too large for the machine must not end the
+/// engine. Zeroed memory is an empty table, and the system hands it out lazily, so the
+/// part of a table a game never reaches costs no memory.
 fn zeroed_buckets(count: usize) -> Box<[Bucket]> {
-    let count = count.max(1);
-    let layout = std::alloc::Layout::array::<Bucket>(count).expect("table size");
-    // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU64`s; the
-    // memory goes to a `Box` of exactly `count` buckets, which frees it with this layout.
-    unsafe {
-        let buckets = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-        if buckets.is_null() {
-            std::alloc::handle_alloc_error(layout);
+    let mut count = count.max(1);
+    loop {
+        let layout = std::alloc::Layout::array::<Bucket>(count).ok();
+        // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU64`s;
+        // the memory goes to a `Box` of exactly `count` buckets, which frees it with this
+        // layout.
+        let buckets = layout.map_or(std::ptr::null_mut(), |layout| unsafe {
+            std::alloc::alloc_zeroed(layout) as *mut Bucket
+        });
+        if !buckets.is_null() {
+            return unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(buckets, count)) };
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(buckets, count))
+        if count == 1 {
+            std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
+        }
+        log::warn!("no memory for a table of {count} buckets: trying half as many");
+        count /= 2;
     }
 }
 
@@ -408,6 +417,14 @@ mod tests {
         tt.buckets[0][1].store(second, Ordering::Relaxed);
         assert_eq!(tt.probe(key(1), 0), None);
         assert_eq!(tt.probe(key(2), 0), None);
+    }
+
+    #[test]
+    fn a_table_too_large_for_the_machine_is_made_smaller_not_fatal() {
+        let tt = TranspositionTable::new(1 << 60);
+        assert!(tt.size_bytes() > 0 && tt.size_bytes() < 1 << 60);
+        store(&tt, 5, 3);
+        assert_eq!(depth_of(&tt, 5), Some(3));
     }
 
     #[test]
