@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 /// How many of the last stones played move ordering measures a point's distance to.
 pub const RECENT_STONES: usize = 6;
-/// Where a point lies from a stone, see [`proximity_class`].
+/// Where a point lies from a stone, see `proximity_class`.
 pub const PROXIMITY_CLASSES: usize = 8;
 
 /// What move ordering reads at an empty point, for the side to move.
@@ -21,7 +21,7 @@ pub struct OrderFeatures {
     pub opponent_threat: Threat,
     pub own_patterns: [Pattern; 4],
     pub opponent_patterns: [Pattern; 4],
-    /// The [`proximity_class`] to each of the last stones, the latest first (the
+    /// The `proximity_class` to each of the last stones, the latest first (the
     /// opponent's last, then ours, and so on); `None` before that many were played.
     pub proximity: [Option<usize>; RECENT_STONES],
 }
@@ -52,7 +52,7 @@ fn proximity_class(pos: Pos, stone: Pos) -> usize {
     offset_class(pos.x().abs_diff(stone.x()), pos.y().abs_diff(stone.y()))
 }
 
-/// The [`proximity_class`] of a point `dx` and `dy` away from a stone.
+/// The `proximity_class` of a point `dx` and `dy` away from a stone.
 fn offset_class(dx: usize, dy: usize) -> usize {
     let distance = dx.max(dy);
     let aligned = dx == 0 || dy == 0 || dx == dy;

@@ -1,7 +1,8 @@
 //! The protocol's I/O: a reader thread turns input into lines, a worker thread runs
 //! each task, and the main loop ([`run`]) serialises everything through one channel and
 //! is the only writer to stdout, so `END`, `STOP` and `YXSTOP` are seen within
-//! milliseconds even while the worker thinks.
+//! milliseconds even while the worker thinks. The worker's reporter turns the search's
+//! root events into Yixin-Board's realtime marks when the task asks for them.
 
 use super::parse::{self, Command};
 use super::session::{Output, Session};

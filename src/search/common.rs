@@ -111,7 +111,7 @@ pub enum Proof {
 }
 
 /// The proven result a score stands for, if any. A win the root VCT found scores
-/// [`VCT_WIN`] whatever its length, so it has none.
+/// `VCT_WIN` whatever its length, so it has none.
 pub fn proof(score: i32) -> Option<Proof> {
     if !is_mate(score) {
         return None;

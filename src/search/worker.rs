@@ -1,6 +1,8 @@
 //! One search thread's state ([`Search`]): its board, counters, killers, principal
-//! variations and move buffers, and the polling of the clock, node limit and stop flag.
-//! The root search is in [`super::root`], the tree below it in [`super::node`].
+//! variations and move buffers, and the polling of the clock, node limit and stop flag;
+//! what a thread keeps from move to move ([`ThreadState`]) and what the threads of one
+//! search share ([`Shared`]). The root search is in [`super::root`], the tree below it
+//! in [`super::node`].
 
 use super::common::*;
 use super::params::*;
