@@ -109,7 +109,51 @@ pub struct Game {
     pub moves: Vec<(Pos, i32)>,
 }
 
+/// One training sample: a position before a searched move, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Moves played before it.
+    pub ply: usize,
+    /// The search's score for the side to move.
+    pub score: i32,
+    /// The move the game went on with.
+    pub played: Pos,
+    /// How the game ended for the side to move: 1 won, 0 lost, 0.5 drawn.
+    pub result: f32,
+}
+
 impl Game {
+    /// Replays the game from the empty board and shows `visit` every sample with its
+    /// position (the opening's positions are not samples). A move that cannot be played
+    /// is an error that names it.
+    pub fn replay(&self, mut visit: impl FnMut(&Board, &Sample)) -> anyhow::Result<()> {
+        let mut board = Board::new(self.size, self.size, self.rule);
+        for (ply, &(pos, score)) in self.moves.iter().enumerate() {
+            let me = board.to_move();
+            anyhow::ensure!(
+                rules::is_legal(&mut board, pos, me),
+                "move {} ({pos}) cannot be played",
+                ply + 1
+            );
+            if ply >= self.opening {
+                let result = match self.winner {
+                    Some(winner) if winner == me => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+                let sample = Sample {
+                    ply,
+                    score,
+                    played: pos,
+                    result,
+                };
+                visit(&board, &sample);
+            }
+            board.play(pos);
+        }
+        Ok(())
+    }
+
     /// The game as one line of the format above (no line ending).
     pub fn to_line(&self) -> String {
         let result = match self.winner {
@@ -368,6 +412,20 @@ mod tests {
         for line in lines(&options(2)) {
             let game = Game::from_line(&line).unwrap();
             assert_eq!(game.to_line(), line);
+            let mut samples = Vec::new();
+            game.replay(|board, sample| {
+                assert_eq!(board.history().len(), sample.ply);
+                assert!(board.is_empty(sample.played));
+                samples.push(*sample);
+            })
+            .unwrap();
+            assert_eq!(samples.len(), game.moves.len() - game.opening);
+            // The winner's samples say won, the loser's lost, turn about.
+            if game.winner.is_some() {
+                let last = samples.last().expect("a won game has moves");
+                assert_eq!(last.result, 1.0, "{line}");
+                assert!(samples.windows(2).all(|w| w[0].result + w[1].result == 1.0));
+            }
             assert!((2..=6).contains(&game.opening), "{line}");
             let mut board = Board::new(15, 15, Rule::Renju);
             for (i, &(pos, score)) in game.moves.iter().enumerate() {
@@ -403,6 +461,8 @@ mod tests {
         };
         assert!(check_openings(&off_board).is_err());
         assert!(Game::from_line("4 15 X 2").is_err());
+        let replayed_twice = Game::from_line("0 15 D 0 7,7:5 7,7:0").unwrap();
+        assert!(replayed_twice.replay(|_, _| {}).is_err());
         assert!(Game::from_line("4 15 B 2 7,7:0 99,1:0").is_err());
     }
 }
