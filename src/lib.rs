@@ -9,6 +9,7 @@ pub mod board;
 pub mod cli;
 pub mod database;
 pub mod eval;
+pub mod features;
 pub mod logging;
 pub mod move_values;
 pub mod opening;

@@ -1,0 +1,149 @@
+//! Line features for the learned evaluation (`docs/learned-eval.md`): what a codebook is
+//! indexed by at a point, in one direction, for one side.
+//!
+//! The board keeps a key for every point and direction: the ten cells around it, two
+//! bits each. A codebook over those keys would have a million rows a direction; the
+//! feature keeps the four cells each side, seen from one side's view (its stone, the
+//! opponent's or the edge, empty: a wall blocks like an opponent stone), which leaves
+//! 3^8 = 6 561 lines, and names a line and its mirror image alike, since a point's
+//! value does not depend on which way a line is read: [`FEATURES`] classes.
+
+use crate::board::Color;
+use crate::board::pattern::{CODE_BLACK, CODE_EMPTY, CODE_WHITE, key_shift};
+use std::sync::OnceLock;
+
+/// Cells each side of the point that a feature sees.
+pub const REACH: i32 = 4;
+/// Lines of `2 * REACH` cells, three states each.
+const LINES: usize = 3usize.pow(2 * REACH as u32);
+
+/// A line's cells from one side's view, nearest first on each side: 0 empty, 1 own, 2
+/// opponent or edge.
+fn cells(key: u32, me: Color) -> [[u8; REACH as usize]; 2] {
+    let own = if me == Color::Black {
+        CODE_BLACK
+    } else {
+        CODE_WHITE
+    };
+    let state = |offset: i32| match (key >> key_shift(offset)) & 3 {
+        CODE_EMPTY => 0,
+        code if code == own => 1,
+        _ => 2,
+    };
+    std::array::from_fn(|side| {
+        let sign = if side == 0 { -1 } else { 1 };
+        std::array::from_fn(|i| state(sign * (i as i32 + 1)))
+    })
+}
+
+/// The base-3 number of a line read from one end: the far cells of side 0 first.
+fn line_number(sides: &[[u8; REACH as usize]; 2]) -> usize {
+    let mut number = 0;
+    for &c in sides[0].iter().rev().chain(sides[1].iter()) {
+        number = number * 3 + usize::from(c);
+    }
+    number
+}
+
+/// Each line number's class: a line and its mirror image share one, numbered densely.
+fn classes() -> &'static (Vec<u16>, usize) {
+    static CLASSES: OnceLock<(Vec<u16>, usize)> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let mut class = vec![u16::MAX; LINES];
+        let mut next = 0u16;
+        for number in 0..LINES {
+            if class[number] != u16::MAX {
+                continue;
+            }
+            // The cells of `number`, then the same line read from the other end.
+            let mut digits = [0u8; 2 * REACH as usize];
+            let mut rest = number;
+            for d in digits.iter_mut().rev() {
+                *d = (rest % 3) as u8;
+                rest /= 3;
+            }
+            let mirror = digits.iter().rev().fold(0, |n, &d| n * 3 + usize::from(d));
+            class[number] = next;
+            class[mirror] = next;
+            next += 1;
+        }
+        (class, usize::from(next))
+    })
+}
+
+/// How many feature classes there are (a codebook's rows per direction).
+pub fn feature_count() -> usize {
+    classes().1
+}
+
+/// The feature class of a line key for side `me`.
+pub fn line_feature(key: u32, me: Color) -> u16 {
+    classes().0[line_number(&cells(key, me))]
+}
+
+/// The classes, for the documentation's figure: 3 321 (6 561 lines, 81 of them their own
+/// mirror image).
+pub const FEATURES: usize = (LINES + 3usize.pow(REACH as u32)) / 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::testing::picture;
+    use crate::board::{Board, Pos, Rule};
+
+    fn feature(board: &Board, x: usize, y: usize, me: Color) -> u16 {
+        line_feature(board.line_key(Pos::new(x, y), 0), me)
+    }
+
+    #[test]
+    fn classes_are_dense_and_mirror_images_share_one() {
+        assert_eq!(feature_count(), FEATURES);
+        let left = picture(Rule::Freestyle, &["....XX.O......."], Color::Black);
+        let right = picture(Rule::Freestyle, &["...O.XX........"], Color::Black);
+        // Around (6,0) and (4,0): the same line read the other way.
+        assert_eq!(
+            feature(&left, 6, 0, Color::Black),
+            feature(&right, 4, 0, Color::Black)
+        );
+        assert_ne!(
+            feature(&left, 6, 0, Color::Black),
+            feature(&left, 6, 0, Color::White)
+        );
+        assert_ne!(
+            feature(&left, 6, 0, Color::Black),
+            feature(&left, 8, 0, Color::Black)
+        );
+    }
+
+    #[test]
+    fn a_side_sees_its_own_stones_as_the_other_sees_the_other_s() {
+        let black = picture(Rule::Freestyle, &["..XX.O.X......."], Color::Black);
+        let white = picture(Rule::Freestyle, &["..OO.X.O......."], Color::Black);
+        for x in 0..15 {
+            assert_eq!(
+                feature(&black, x, 0, Color::Black),
+                feature(&white, x, 0, Color::White)
+            );
+        }
+    }
+
+    #[test]
+    fn the_edge_blocks_like_an_opponent_stone_and_far_cells_are_not_seen() {
+        let edge = picture(Rule::Freestyle, &["XX............."], Color::Black);
+        let blocked = picture(Rule::Freestyle, &["OXX............"], Color::Black);
+        assert_eq!(
+            feature(&edge, 2, 0, Color::Black),
+            feature(&blocked, 3, 0, Color::Black)
+        );
+        let near = picture(Rule::Freestyle, &["......X........"], Color::Black);
+        let far = picture(Rule::Freestyle, &["......X....X..."], Color::Black);
+        assert_eq!(
+            feature(&near, 5, 0, Color::Black),
+            feature(&far, 5, 0, Color::Black)
+        );
+        assert_ne!(
+            feature(&near, 5, 0, Color::Black),
+            feature(&near, 4, 0, Color::Black)
+        );
+    }
+}
