@@ -8,7 +8,8 @@
 //! a search with a fixed node budget, so that a game depends only on its seed: the same
 //! seed and options give the same file, whatever the number of threads. For the first
 //! plies after the opening the move is drawn among the two best when their scores are
-//! close, so that games from one opening part ways.
+//! close, so that games from one opening part ways. A game ends at a five, at a win the
+//! search proved (the prover is the winner), on a full board or at the ply limit.
 //!
 //! The format, one game a line, text:
 //!
@@ -26,7 +27,7 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::rules;
-use crate::search::{Engine, Limits, Silent};
+use crate::search::{self, Engine, Limits, Proof, Silent};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
@@ -288,7 +289,8 @@ pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
         let wins = rules::is_winning_move(&board, chosen.pos, me);
         board.play(chosen.pos);
         moves.push((chosen.pos, chosen.score));
-        if wins {
+        // A win the search proved ends the game: what follows teaches nothing new.
+        if wins || matches!(search::proof(chosen.score), Some(Proof::Win(_))) {
             winner = Some(me);
             break;
         }
@@ -434,8 +436,11 @@ mod tests {
                 assert!(i >= game.opening || score == 0);
                 board.play(pos);
             }
+            // A five, or a win the winner's last search proved.
             if let Some(winner) = game.winner {
-                assert_eq!(rules::winner(&board), Some(winner), "{line}");
+                let (_, last) = game.moves[game.moves.len() - 1];
+                let proved = matches!(search::proof(last), Some(Proof::Win(_)));
+                assert!(rules::winner(&board) == Some(winner) || proved, "{line}");
             }
         }
         let balanced = Options {
