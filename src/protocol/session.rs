@@ -348,16 +348,21 @@ impl Session {
             return Output::error("no legal move left: the board is full");
         };
         let me = board.to_move();
-        let legal: Vec<Pos> = (empties.iter().copied())
-            .filter(|&p| rules::is_legal(&mut board, p, me))
-            .collect();
-        if !legal.is_empty() && legal.iter().all(|p| self.blocked.contains(p)) {
+        // The first legal point not blocked, and whether any point is legal at all;
+        // checking stops at the first free one, as renju fouls cost to check.
+        let mut any_legal = false;
+        let free = empties.iter().copied().find(|&p| {
+            let legal = rules::is_legal(&mut board, p, me);
+            any_legal |= legal;
+            legal && !self.blocked.contains(&p)
+        });
+        if any_legal && free.is_none() {
             return Output::error(format!(
                 "every legal move is blocked: {} points by YXBLOCK",
                 self.blocked.len()
             ));
         }
-        if legal.is_empty() {
+        if !any_legal {
             if play {
                 board.play(foul);
             }
