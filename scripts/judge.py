@@ -69,20 +69,28 @@ class Judge:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
+    def next_line(self, timeout):
+        """The judge's next line, or None when it stayed silent `timeout` seconds: it is
+        then taken for stuck and restarted."""
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.process.kill()
+            self.start()
+            return None
+        if line is None:
+            raise RuntimeError("the judge exited")
+        return line
+
     def answer(self):
         """The judge's last score and its answer line (a move, OK or an error). A judge
         silent for much longer than its turn is taken for stuck: it is restarted and
         the answer is "TIMEOUT"."""
         score = None
         while True:
-            try:
-                line = self.lines.get(timeout=max(5.0, self.turn_ms / 50))
-            except queue.Empty:
-                self.process.kill()
-                self.start()
-                return None, "TIMEOUT"
+            line = self.next_line(max(5.0, self.turn_ms / 50))
             if line is None:
-                raise RuntimeError("the judge exited")
+                return None, "TIMEOUT"
             reported = score_of(line)
             if reported is not None:
                 score = reported
@@ -100,6 +108,13 @@ class Judge:
     def ask(self, size, rule, moves):
         """Each position starts a new game: a judge that is sent BOARD after BOARD can
         fall out of step."""
+        if not self.set_up(size, rule, moves, "BOARD"):
+            return None, "TIMEOUT"
+        return self.answer()
+
+    def set_up(self, size, rule, moves, block):
+        """Starts a new game and sends `moves` in a BOARD or YXBOARD `block`; False when
+        the judge did not take START in time (it is then restarted)."""
         # Rapfi, just after it answers, can misread a line sent to it (it took
         # "INFO rule 0" for a command "RULE"), so the rule goes only when it changes.
         if rule != self.rule:
@@ -107,42 +122,27 @@ class Judge:
             self.rule = rule
         self.send(f"START {size}")
         if self.answer()[1] == "TIMEOUT":
-            return None, "TIMEOUT"
-        self.send("BOARD")
+            return False
+        self.send(block)
         to_move_is_black = len(moves) % 2 == 0
         for i, (x, y) in enumerate(moves):
             own = 1 if (i % 2 == 0) == to_move_is_black else 2
             self.send(f"{x},{y},{own}")
         self.send("DONE")
-        return self.answer()
+        return True
 
     def balance_two(self, size, rule, moves):
         """The two stones (the side to move's, then the reply) that the judge says leave
         the position after `moves` closest to even (Yixin-Board's YXBALANCETWO 0), or
         None when it gives none."""
-        if rule != self.rule:
-            self.send(f"INFO rule {rule}")
-            self.rule = rule
-        self.send(f"START {size}")
-        if self.answer()[1] == "TIMEOUT":
+        if not self.set_up(size, rule, moves, "YXBOARD"):
             return None
-        self.send("YXBOARD")
-        to_move_is_black = len(moves) % 2 == 0
-        for i, (x, y) in enumerate(moves):
-            own = 1 if (i % 2 == 0) == to_move_is_black else 2
-            self.send(f"{x},{y},{own}")
-        self.send("DONE")
         self.send("YXBALANCETWO 0")
         pair = re.compile(r"^(\d+),(\d+) (\d+),(\d+)$")
         while True:
-            try:
-                line = self.lines.get(timeout=max(60.0, self.turn_ms / 20))
-            except queue.Empty:
-                self.process.kill()
-                self.start()
-                return None
+            line = self.next_line(max(60.0, self.turn_ms / 20))
             if line is None:
-                raise RuntimeError("the judge exited")
+                return None
             found = pair.match(line)
             if found:
                 x1, y1, x2, y2 = map(int, found.groups())

@@ -89,61 +89,42 @@ pub const FEATURES: usize = (LINES + 3usize.pow(REACH as u32)) / 2;
 mod tests {
     use super::*;
     use crate::board::testing::picture;
-    use crate::board::{Board, Pos, Rule};
+    use crate::board::{Pos, Rule};
 
-    fn feature(board: &Board, x: usize, y: usize, me: Color) -> u16 {
-        line_feature(board.line_key(Pos::new(x, y), 0), me)
+    /// The feature in direction 0 at (x, 0) of the one-row picture `row`, for `me`.
+    fn feature(row: &str, x: usize, me: Color) -> u16 {
+        let board = picture(Rule::Freestyle, &[row], Color::Black);
+        line_feature(board.line_key(Pos::new(x, 0), 0), me)
     }
 
     #[test]
     fn classes_are_dense_and_mirror_images_share_one() {
         assert_eq!(feature_count(), FEATURES);
-        let left = picture(Rule::Freestyle, &["....XX.O......."], Color::Black);
-        let right = picture(Rule::Freestyle, &["...O.XX........"], Color::Black);
+        let black = |row, x| feature(row, x, Color::Black);
         // Around (6,0) and (4,0): the same line read the other way.
-        assert_eq!(
-            feature(&left, 6, 0, Color::Black),
-            feature(&right, 4, 0, Color::Black)
-        );
+        assert_eq!(black("....XX.O.......", 6), black("...O.XX........", 4));
         assert_ne!(
-            feature(&left, 6, 0, Color::Black),
-            feature(&left, 6, 0, Color::White)
+            black("....XX.O.......", 6),
+            feature("....XX.O.......", 6, Color::White)
         );
-        assert_ne!(
-            feature(&left, 6, 0, Color::Black),
-            feature(&left, 8, 0, Color::Black)
-        );
+        assert_ne!(black("....XX.O.......", 6), black("....XX.O.......", 8));
     }
 
     #[test]
     fn a_side_sees_its_own_stones_as_the_other_sees_the_other_s() {
-        let black = picture(Rule::Freestyle, &["..XX.O.X......."], Color::Black);
-        let white = picture(Rule::Freestyle, &["..OO.X.O......."], Color::Black);
         for x in 0..15 {
             assert_eq!(
-                feature(&black, x, 0, Color::Black),
-                feature(&white, x, 0, Color::White)
+                feature("..XX.O.X.......", x, Color::Black),
+                feature("..OO.X.O.......", x, Color::White)
             );
         }
     }
 
     #[test]
     fn the_edge_blocks_like_an_opponent_stone_and_far_cells_are_not_seen() {
-        let edge = picture(Rule::Freestyle, &["XX............."], Color::Black);
-        let blocked = picture(Rule::Freestyle, &["OXX............"], Color::Black);
-        assert_eq!(
-            feature(&edge, 2, 0, Color::Black),
-            feature(&blocked, 3, 0, Color::Black)
-        );
-        let near = picture(Rule::Freestyle, &["......X........"], Color::Black);
-        let far = picture(Rule::Freestyle, &["......X....X..."], Color::Black);
-        assert_eq!(
-            feature(&near, 5, 0, Color::Black),
-            feature(&far, 5, 0, Color::Black)
-        );
-        assert_ne!(
-            feature(&near, 5, 0, Color::Black),
-            feature(&near, 4, 0, Color::Black)
-        );
+        let black = |row, x| feature(row, x, Color::Black);
+        assert_eq!(black("XX.............", 2), black("OXX............", 3));
+        assert_eq!(black("......X........", 5), black("......X....X...", 5));
+        assert_ne!(black("......X........", 5), black("......X........", 4));
     }
 }

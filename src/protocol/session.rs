@@ -790,25 +790,34 @@ mod tests {
         assert_eq!(session.settings().threads, search::MAX_THREADS as u32);
     }
 
-    #[test]
-    fn a_search_with_every_legal_move_blocked_is_refused_whole() {
+    /// A session on a 5x5 board whose points `walled` are walls and whose other points
+    /// but `empty` hold stones of both colours in turn, all set up by YXBOARD.
+    fn crowded_5x5(walled: impl Fn(usize, usize) -> bool, empty: &[(usize, usize)]) -> Session {
         let mut session = Session::new();
         feed(&mut session, &["INFO timeout_turn 50", "START 5"]);
         let mut setup = vec!["YXBOARD".to_string()];
         let mut field = 1;
         for y in 0..5 {
             for x in 0..5 {
-                if y < 3 || (y == 3 && x < 2) {
+                if walled(x, y) {
                     setup.push(format!("{x},{y},3"));
-                } else if (x, y) != (4, 4) && (x, y) != (3, 4) {
+                } else if !empty.contains(&(x, y)) {
                     setup.push(format!("{x},{y},{field}"));
                     field = 3 - field;
                 }
             }
         }
-        setup.extend(["DONE", "YXBLOCK", "4,4", "3,4", "DONE"].map(String::from));
+        setup.push("DONE".into());
         let lines: Vec<&str> = setup.iter().map(String::as_str).collect();
         assert!(feed(&mut session, &lines).is_empty());
+        session
+    }
+
+    #[test]
+    fn a_search_with_every_legal_move_blocked_is_refused_whole() {
+        let walled = |x, y| y < 3 || (y == 3 && x < 2);
+        let mut session = crowded_5x5(walled, &[(4, 4), (3, 4)]);
+        assert!(feed(&mut session, &["YXBLOCK", "4,4", "3,4", "DONE"]).is_empty());
         let before = snapshot(&session);
         let answers = feed(&mut session, &["YXNBEST 1"]);
         assert_eq!(
@@ -826,21 +835,7 @@ mod tests {
 
     #[test]
     fn a_turn_on_the_last_empty_point_is_refused_whole() {
-        let mut session = Session::new();
-        feed(&mut session, &["INFO timeout_turn 50", "START 5"]);
-        let mut setup = vec!["YXBOARD".to_string()];
-        let mut field = 1;
-        for y in 0..5 {
-            for x in 0..5 {
-                if (x, y) != (4, 4) {
-                    setup.push(format!("{x},{y},{field}"));
-                    field = 3 - field;
-                }
-            }
-        }
-        setup.push("DONE".into());
-        let lines: Vec<&str> = setup.iter().map(String::as_str).collect();
-        assert!(feed(&mut session, &lines).is_empty());
+        let mut session = crowded_5x5(|_, _| false, &[(4, 4)]);
         let before = snapshot(&session);
         let answers = feed(&mut session, &["TURN 4,4"]);
         assert_eq!(answers, ["ERROR no legal move left: the board is full"]);
