@@ -9,6 +9,12 @@ The opponents are not part of this repository; build them from public source:
   wine   AIWine (jinjiebang/AIWine: g++ -O2 -o pbrain-wine src/*.cpp)
   rapfi  Rapfi (dhbloo/rapfi, built with CMake; with no network files beside it, it
          plays with its classical evaluation)
+  rapfi-model
+         the same Rapfi with its trained classical model, the strongest that runs on a
+         CPU here: a copy of the binary in a folder of its own, with
+         classical/model220723.bin from dhbloo/rapfi-networks beside it and a
+         config.toml made from Rapfi's config-example/config.toml without its NNUE
+         evaluator section, its binary_file naming that model
 AIWine ignores INFO rule, so it is measured in freestyle only.
 
 Example:
@@ -31,7 +37,12 @@ ROOT = os.path.dirname(HERE)
 # (rule, size) pairs each opponent is measured in.
 FREESTYLE = (0, 20)
 RENJU = (4, 15)
-RULES = {"pisq": [FREESTYLE, RENJU], "wine": [FREESTYLE], "rapfi": [FREESTYLE, RENJU]}
+RULES = {
+    "pisq": [FREESTYLE, RENJU],
+    "wine": [FREESTYLE],
+    "rapfi": [FREESTYLE, RENJU],
+    "rapfi-model": [FREESTYLE, RENJU],
+}
 RULE_NAMES = {FREESTYLE: "freestyle 20x20", RENJU: "renju 15x15"}
 
 
@@ -79,9 +90,10 @@ def main():
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "matches", "ladder"))
     args = parser.parse_args()
-    opponents = [(name, getattr(args, name)) for name in RULES if getattr(args, name)]
+    commands = {name: getattr(args, name.replace("-", "_")) for name in RULES}
+    opponents = [(name, command) for name, command in commands.items() if command]
     if not opponents:
-        parser.error("give at least one of --pisq, --wine, --rapfi")
+        parser.error("give at least one of " + ", ".join(f"--{name}" for name in RULES))
     rows = []
     for tc in args.tc or ["0/1"]:
         for name, path in opponents:
