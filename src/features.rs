@@ -71,18 +71,13 @@ fn classes() -> &'static (Vec<u16>, usize) {
     })
 }
 
-/// How many feature classes there are (a codebook's rows per direction).
-pub fn feature_count() -> usize {
-    classes().1
-}
-
 /// The feature class of a line key for side `me`.
 pub fn line_feature(key: u32, me: Color) -> u16 {
     classes().0[line_number(&cells(key, me))]
 }
 
-/// The classes, for the documentation's figure: 3 321 (6 561 lines, 81 of them their own
-/// mirror image).
+/// How many feature classes there are (a codebook's rows per direction): 3 321, as 6 561
+/// lines pair up with their mirror images but for the 81 that are their own.
 pub const FEATURES: usize = (LINES + 3usize.pow(REACH as u32)) / 2;
 
 #[cfg(test)]
@@ -99,7 +94,7 @@ mod tests {
 
     #[test]
     fn classes_are_dense_and_mirror_images_share_one() {
-        assert_eq!(feature_count(), FEATURES);
+        assert_eq!(classes().1, FEATURES);
         let black = |row, x| feature(row, x, Color::Black);
         // Around (6,0) and (4,0): the same line read the other way.
         assert_eq!(black("....XX.O.......", 6), black("...O.XX........", 4));

@@ -164,8 +164,9 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     (out.flush()).with_context(|| format!("writing {}", args.out.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     progress.finish(&format!(
-        "{positions} positions, {:.0} positions/s on {threads} threads, to {}",
+        "{positions} positions, {:.0} positions/s on {threads} thread{}, to {}",
         positions as f64 / seconds.max(1e-9),
+        if threads == 1 { "" } else { "s" },
         args.out.display()
     ));
     Ok(())

@@ -25,7 +25,7 @@
 //! `x,y` from 0, Black first. Every position before a searched move is a training
 //! sample: the stones so far, the side to move, the score and the move, and the result.
 
-use crate::board::{Board, Color, Pos, Rule};
+use crate::board::{Board, Color, Pos, Rule, RuleSetting};
 use crate::rules;
 use crate::search::{self, Engine, Limits, Proof, Silent};
 use rand::rngs::StdRng;
@@ -182,13 +182,12 @@ impl Game {
                 .next()
                 .ok_or_else(|| anyhow::anyhow!("the line ends before its {what}"))
         };
-        let rule = match next("rule")? {
-            "0" => Rule::Freestyle,
-            "1" => Rule::Standard,
-            "4" => Rule::Renju,
-            "8" => Rule::Caro,
-            other => anyhow::bail!("rule '{other}' is not 0, 1, 4 or 8"),
-        };
+        let word = next("rule")?;
+        let rule = (word.parse().ok())
+            .and_then(RuleSetting::from_mask)
+            .map(|setting| setting.rule)
+            .filter(|rule| rule.number().to_string() == word)
+            .ok_or_else(|| anyhow::anyhow!("rule '{word}' is not 0, 1, 4 or 8"))?;
         let size: usize = next("size")?.parse()?;
         let winner = match next("result")? {
             "B" => Some(Color::Black),
@@ -319,50 +318,71 @@ fn check_openings(options: &Options) -> anyhow::Result<()> {
 /// game starts.
 pub fn run(
     options: &Options,
-    mut write: impl FnMut(&str) -> std::io::Result<()> + Send,
+    write: impl FnMut(&str) -> std::io::Result<()> + Send,
     on_game: &(dyn Fn() + Sync),
 ) -> anyhow::Result<u64> {
     check_openings(options)?;
     let next = AtomicUsize::new(0);
-    // Games finish out of order; each waits here until those before it are written.
-    let pending: Mutex<(usize, BTreeMap<usize, String>, u64)> = Mutex::new((0, BTreeMap::new(), 0));
-    let failed: Mutex<Option<std::io::Error>> = Mutex::new(None);
-    let write = Mutex::new(&mut write);
+    let output = Mutex::new(InOrder {
+        write,
+        next: 0,
+        waiting: BTreeMap::new(),
+        positions: 0,
+        failed: None,
+    });
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
             scope.spawn(|| {
                 let mut engine = Engine::new(TABLE_BYTES);
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= options.games || failed.lock().expect("no panic").is_some() {
+                    if index >= options.games {
                         return;
                     }
                     let game = play_game(options, index, &mut engine);
-                    let searched = (game.moves.len() - game.opening) as u64;
-                    let mut pending = pending.lock().expect("no panic");
-                    pending.1.insert(index, game.to_line());
-                    pending.2 += searched;
-                    while let Some(line) = {
-                        let first = pending.0;
-                        pending.1.remove(&first)
-                    } {
-                        pending.0 += 1;
-                        let mut write = write.lock().expect("no panic");
-                        if let Err(error) = write(&line) {
-                            *failed.lock().expect("no panic") = Some(error);
-                            return;
-                        }
+                    if !output.lock().expect("no panic").add(index, &game) {
+                        return;
                     }
-                    drop(pending);
                     on_game();
                 }
             });
         }
     });
-    if let Some(error) = failed.into_inner().expect("no panic") {
-        return Err(error.into());
+    let output = output.into_inner().expect("no panic");
+    match output.failed {
+        Some(error) => Err(error.into()),
+        None => Ok(output.positions),
     }
-    Ok(pending.into_inner().expect("no panic").2)
+}
+
+/// Writes games in game order as they finish out of order.
+struct InOrder<W> {
+    write: W,
+    /// The next game to write; later ones wait.
+    next: usize,
+    waiting: BTreeMap<usize, String>,
+    /// Searched positions of the games written.
+    positions: u64,
+    failed: Option<std::io::Error>,
+}
+
+impl<W: FnMut(&str) -> std::io::Result<()>> InOrder<W> {
+    /// Takes game `index` and writes every game now due; false once a write failed.
+    fn add(&mut self, index: usize, game: &Game) -> bool {
+        if self.failed.is_some() {
+            return false;
+        }
+        self.positions += (game.moves.len() - game.opening) as u64;
+        self.waiting.insert(index, game.to_line());
+        while let Some(line) = self.waiting.remove(&self.next) {
+            self.next += 1;
+            if let Err(error) = (self.write)(&line) {
+                self.failed = Some(error);
+                return false;
+            }
+        }
+        true
+    }
 }
 
 #[cfg(test)]

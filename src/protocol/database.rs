@@ -44,6 +44,7 @@ fn message(text: impl Into<String>) -> Vec<String> {
 
 impl DatabaseSession {
     /// What the session holds, for tests that compare before and after.
+    #[cfg(test)]
     pub fn describe(&self) -> String {
         format!(
             "{} {} {}",
