@@ -3,8 +3,10 @@
 //! that alters it changes what the search does.
 
 use crate::board::{Board, Pos};
+use crate::net::Network;
 use crate::rules::Rule;
 use crate::search::{Engine, LastProgress, Limits, Progress};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -78,11 +80,19 @@ impl BenchResult {
 /// Searches every position to `depth`; `each` hears about every position searched.
 /// Only the searches are timed: building the pattern tables and allocating the
 /// transposition tables are left out, so nodes per second measure the search.
-pub fn run(depth: u32, mut each: impl FnMut(usize, &Progress)) -> BenchResult {
+/// Positions of a rule that one of `networks` is for are scored by it.
+pub fn run(
+    depth: u32,
+    networks: &[Arc<Network>],
+    mut each: impl FnMut(usize, &Progress),
+) -> BenchResult {
     let mut elapsed = Duration::ZERO;
     let mut nodes = 0;
     for (index, board) in positions().iter().enumerate() {
         let mut engine = Engine::new(TABLE_BYTES);
+        for network in networks {
+            engine.set_network(network.clone());
+        }
         let limits = Limits {
             max_depth: Some(depth),
             ..Limits::default()
@@ -113,8 +123,8 @@ mod tests {
 
     #[test]
     fn a_shallow_bench_repeats_its_node_count() {
-        let first = run(3, |_, _| {}).nodes;
+        let first = run(3, &[], |_, _| {}).nodes;
         assert!(first > 0);
-        assert_eq!(run(3, |_, _| {}).nodes, first);
+        assert_eq!(run(3, &[], |_, _| {}).nodes, first);
     }
 }

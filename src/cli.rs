@@ -36,6 +36,8 @@ pub enum Command {
     Tune(TuneArgs),
     /// Play the engine against itself and write the games as training data
     Selfplay(SelfplayArgs),
+    /// Fit the learned evaluation (a network) to self-play games and write its weights
+    Train(TrainArgs),
 }
 
 /// The rule and board of a position.
@@ -89,6 +91,17 @@ pub struct BenchArgs {
     /// Search depth
     #[arg(value_name = "DEPTH", default_value_t = bench::DEFAULT_DEPTH, value_parser = parse_depth)]
     pub depth: u32,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
+}
+
+/// Which evaluation scores positions.
+#[derive(Args, Debug, Default)]
+pub struct EvaluationArgs {
+    /// Score positions of the file's rule with this network (`pbrain-lianzhu train`);
+    /// repeat for other rules. Without it: the classical evaluation
+    #[arg(long = "net", value_name = "FILE")]
+    pub networks: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -134,6 +147,44 @@ pub struct SelfplayArgs {
     /// File to write, one game a line (the format is in `src/selfplay.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Passes over the training samples
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub epochs: u32,
+    /// Adam's step size at the start (it falls linearly to a tenth)
+    #[arg(long, value_name = "X", default_value_t = 0.002)]
+    pub rate: f64,
+    /// Weight of the game's result in the target, 0 to 1 (the search's score has the rest)
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = parse_fraction)]
+    pub result_weight: f32,
+    /// Hold out every Nth game to measure the fit
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
+    pub hold_out: u32,
+    /// Seed of the first weights and of the order of the games
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Threads (default: every core)
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Start from this network instead of random weights
+    #[arg(long, value_name = "FILE")]
+    pub start: Option<PathBuf>,
+    /// Weights file to write (the format is in `src/net/file.rs`)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Self-play files (`pbrain-lianzhu selfplay`), all of one rule
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+fn parse_fraction(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text} is not a number from 0 to 1")),
+    }
 }
 
 /// What [`TuneArgs`] asks for.
@@ -259,7 +310,7 @@ mod tests {
         assert_eq!(error("-h").0, ErrorKind::DisplayHelp);
         assert_eq!(error("--version").0, ErrorKind::DisplayVersion);
         assert_eq!(error("bench --version").0, ErrorKind::DisplayVersion);
-        for subcommand in ["analyze", "play", "bench", "tune", "selfplay"] {
+        for subcommand in ["analyze", "play", "bench", "tune", "selfplay", "train"] {
             let (kind, text) = error(&format!("{subcommand} --help"));
             assert_eq!(kind, ErrorKind::DisplayHelp, "{subcommand}");
             assert!(

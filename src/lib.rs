@@ -3,6 +3,7 @@
 //! The binary `pbrain-lianzhu` is a thin shell around [`protocol::run`] and [`cli`]; everything a
 //! test or a subcommand needs is reachable from here.
 
+pub mod adam;
 pub mod analyze;
 pub mod bench;
 pub mod board;
@@ -12,6 +13,7 @@ pub mod eval;
 pub mod features;
 pub mod logging;
 pub mod move_values;
+pub mod net;
 pub mod opening;
 pub mod play;
 pub mod progress;
@@ -22,4 +24,5 @@ pub mod selfplay;
 pub mod sgf;
 pub mod tables;
 pub mod time;
+pub mod train;
 pub mod tune;

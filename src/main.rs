@@ -6,10 +6,11 @@
 use anyhow::Context;
 use clap::Parser;
 use lianzhu::cli::{
-    self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, SelfplayArgs, TuneArgs, TuneMode,
+    self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, SelfplayArgs, TrainArgs, TuneArgs,
+    TuneMode,
 };
 use lianzhu::progress::Progress;
-use lianzhu::{analyze, bench, eval, move_values, play, protocol, selfplay, sgf, tune};
+use lianzhu::{analyze, bench, eval, move_values, net, play, protocol, selfplay, sgf, train, tune};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::exit;
@@ -45,6 +46,7 @@ fn main() {
         Some(Command::Bench(args)) => (run_bench(&args), FAILURE),
         Some(Command::Tune(args)) => (run_tune(&args), FAILURE),
         Some(Command::Selfplay(args)) => (run_selfplay(&args), FAILURE),
+        Some(Command::Train(args)) => (run_train(&args), FAILURE),
     };
     if let Err(error) = result {
         if json {
@@ -114,7 +116,8 @@ fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
-    let result = bench::run(args.depth, |index, p| {
+    let networks = load_networks(&args.evaluation)?;
+    let result = bench::run(args.depth, &networks, |index, p| {
         let pv: Vec<String> = p.pv.iter().map(|m| m.to_string()).collect();
         eprintln!(
             "position {}: depth {} score {} nodes {} pv {}",
@@ -169,6 +172,66 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
         if threads == 1 { "" } else { "s" },
         args.out.display()
     ));
+    Ok(())
+}
+
+fn load_networks(args: &cli::EvaluationArgs) -> anyhow::Result<Vec<std::sync::Arc<net::Network>>> {
+    args.networks
+        .iter()
+        .map(|path| Ok(std::sync::Arc::new(net::file::load(path)?)))
+        .collect()
+}
+
+fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let texts = args
+        .files
+        .iter()
+        .map(read_text)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let games = train::read_games(&texts)?;
+    let start = match &args.start {
+        Some(path) => Some(net::file::load(path)?),
+        None => None,
+    };
+    let options = train::Options {
+        epochs: args.epochs as usize,
+        rate: args.rate,
+        result_weight: args.result_weight,
+        hold_out: args.hold_out as usize,
+        seed: args.seed,
+        threads,
+        start,
+    };
+    let started = std::time::Instant::now();
+    let mut on_epoch = |epoch: &train::Epoch| {
+        eprintln!(
+            "epoch {}: training loss {:.4}, validation loss {:.4}, result error {:.4} ({:.0} s)",
+            epoch.number,
+            epoch.training_loss,
+            epoch.validation.loss,
+            epoch.validation.result_error,
+            epoch.seconds
+        )
+    };
+    let trained = train::run(&games, &options, &mut on_epoch)?;
+    net::file::save(&trained.network, &args.out)?;
+    eprintln!(
+        "{} games: {} training samples, {} held out; scale {:.1} units per logit; \
+         classical evaluation on the held-out samples: loss {:.4}, result error {:.4}; \
+         {:.0} s on {threads} thread{}; wrote {}",
+        games.len(),
+        trained.training_samples,
+        trained.validation_samples,
+        trained.scale,
+        trained.classical.loss,
+        trained.classical.result_error,
+        started.elapsed().as_secs_f64(),
+        if threads == 1 { "" } else { "s" },
+        args.out.display()
+    );
     Ok(())
 }
 

@@ -124,7 +124,7 @@ pub fn fit(samples: &[Sample], start: &Weights, scope: Scope, on_step: &mut dyn 
     let kept = to_params(start);
     let mut params = kept.clone();
     let loss_before = loss(samples, &params, scale);
-    let mut adam = Adam::new(params.len(), LEARNING_RATE);
+    let mut adam = crate::adam::Adam::new(params.len(), LEARNING_RATE);
     for _ in 0..ITERATIONS {
         let mut gradient = gradient(samples, &params, scale);
         // Weight decay on the initiative table, in logits: a combination seen too
@@ -240,7 +240,7 @@ fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
 }
 
 /// The scale with the least `loss`, found by golden-section search.
-fn best_scale(loss: impl Fn(f64) -> f64) -> f64 {
+pub(crate) fn best_scale(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut low, mut high) = (10.0_f64, 10_000.0_f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
@@ -253,39 +253,6 @@ fn best_scale(loss: impl Fn(f64) -> f64) -> f64 {
         }
     }
     (low + high) / 2.0
-}
-
-/// The Adam optimiser: a step per parameter scaled by its own gradient history, since
-/// the counts of rare and common threats differ by orders of magnitude.
-struct Adam {
-    mean: Vec<f64>,
-    variance: Vec<f64>,
-    steps: i32,
-    rate: f64,
-}
-
-impl Adam {
-    fn new(len: usize, rate: f64) -> Adam {
-        Adam {
-            mean: vec![0.0; len],
-            variance: vec![0.0; len],
-            steps: 0,
-            rate,
-        }
-    }
-
-    fn step(&mut self, params: &mut [f64], gradient: &[f64]) {
-        const BETA1: f64 = 0.9;
-        const BETA2: f64 = 0.999;
-        self.steps += 1;
-        for i in 0..params.len() {
-            self.mean[i] = BETA1 * self.mean[i] + (1.0 - BETA1) * gradient[i];
-            self.variance[i] = BETA2 * self.variance[i] + (1.0 - BETA2) * gradient[i].powi(2);
-            let mean = self.mean[i] / (1.0 - BETA1.powi(self.steps));
-            let variance = self.variance[i] / (1.0 - BETA2.powi(self.steps));
-            params[i] -= self.rate * mean / (variance.sqrt() + 1e-12);
-        }
-    }
 }
 
 /// `weights` as Rust source for `eval.rs`.

@@ -137,6 +137,6 @@ fn no_two_source_files_import_each_other() {
     );
     // The reader does see imports, through `super::`, `crate::` and a folder's own.
     assert!(graph[&"search::node".to_string()].contains("search::worker"));
-    assert!(graph[&"search::node".to_string()].contains("eval"));
+    assert!(graph[&"search::worker".to_string()].contains("eval"));
     assert!(graph[&"search".to_string()].contains("search::engine"));
 }

@@ -6,7 +6,9 @@ use super::common::*;
 use super::smp::with_helpers;
 use super::tt::TranspositionTable;
 use super::worker::{Search, Shared, ThreadState};
-use crate::board::{Board, Pos};
+use crate::board::{Board, Pos, Rule};
+use crate::net::Network;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// The search state kept between moves: the table, shared by all search threads, and
@@ -20,6 +22,9 @@ pub struct Engine {
     /// The opponent's reply the last search expects (the second move of its principal
     /// variation), with the hash of the position it is expected in.
     pub(super) expected_reply: Option<(u64, Pos)>,
+    /// The learned evaluations in use, at most one per rule; a rule without one is
+    /// scored by the classical evaluation.
+    networks: Vec<Arc<Network>>,
 }
 
 /// Most search threads `INFO thread_num` may ask for.
@@ -60,7 +65,29 @@ impl Engine {
             threads: vec![ThreadState::new()],
             pondered: false,
             expected_reply: None,
+            networks: Vec::new(),
         }
+    }
+
+    /// Scores positions of `network`'s rule with it from the next search on. The table
+    /// is cleared: its scores came from another evaluation.
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.networks.retain(|n| n.rule != network.rule);
+        self.networks.push(network);
+        self.tt.clear();
+    }
+
+    /// Goes back to the classical evaluation for every rule (the table is cleared).
+    pub fn clear_networks(&mut self) {
+        if !self.networks.is_empty() {
+            self.networks.clear();
+            self.tt.clear();
+        }
+    }
+
+    /// The network that scores positions of `rule`, if any.
+    pub fn network(&self, rule: Rule) -> Option<&Arc<Network>> {
+        self.networks.iter().find(|n| n.rule == rule)
     }
 
     /// Searches with `threads` threads (1 to [`MAX_THREADS`]) from the next move on; a
@@ -113,7 +140,7 @@ impl Engine {
                 history.iter_mut().for_each(|h| *h /= 2);
             }
         }
-        let shared = Shared::new(&self.tt);
+        let shared = Shared::new(&self.tt, self.network(board.rule()).cloned());
         let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
         let mut main = Search::new(&shared, main, board, limits, stop);
         let (moves, reply) = if count != 1 || helpers.is_empty() {

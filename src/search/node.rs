@@ -9,7 +9,6 @@ use super::vcf::{Budget, Vcf};
 use super::worker::{MoveLists, Search};
 use crate::board::pattern::Threat;
 use crate::board::{Color, Pos};
-use crate::eval;
 
 impl Search<'_> {
     /// Principal-variation search, fail-soft, from the side to move's view; `depth` is in
@@ -68,7 +67,7 @@ impl Search<'_> {
             }
         }
         // Step 1. Static score (none when a threat forces the moves).
-        let static_eval = (!threatened).then(|| eval::evaluate(&self.board));
+        let static_eval = (!threatened).then(|| self.evaluate());
         self.static_evals[ply] = static_eval;
         // Step 2. Futility pruning and razoring, decided before the move list is built,
         // which a pruned node never needs.
@@ -96,7 +95,7 @@ impl Search<'_> {
             }
         }
         if ply >= MAX_PLY - 2 {
-            return eval::evaluate(&self.board);
+            return self.evaluate();
         }
         // Step 3. Forced-reply extension: a single reply costs no depth.
         let forced = moves.len() == 1;
@@ -186,7 +185,7 @@ impl Search<'_> {
             } else {
                 child_depth
             };
-            self.board.play(pos);
+            self.play(pos);
             let score = if i == 0 {
                 -self.pvs(move_depth, -beta, -alpha, ply + 1)
             } else {
@@ -201,7 +200,7 @@ impl Search<'_> {
                     probe
                 }
             };
-            self.board.undo();
+            self.undo();
             if self.stopped {
                 return 0;
             }
@@ -345,9 +344,9 @@ impl Search<'_> {
         // has none under renju, see `Threat::classify`).
         let double_three = self.board.threat_count(me, Threat::Flex3x2) > 0;
         if double_three && self.board.four_points(me.opponent()).is_empty() {
-            return eval::evaluate(&self.board) + DOUBLE_THREE_BONUS;
+            return self.evaluate() + DOUBLE_THREE_BONUS;
         }
-        eval::evaluate(&self.board)
+        self.evaluate()
     }
 
     /// Four-three points of `color`, from which a VCF is likely. A four beside a lesser

@@ -10,7 +10,6 @@ use super::vcf::{self, Budget, Vcf};
 use super::vct::Vct;
 use super::worker::{Search, interruption};
 use crate::board::Pos;
-use crate::eval;
 use crate::move_values;
 use crate::rules;
 
@@ -54,7 +53,7 @@ impl Search<'_> {
         }
         // A move no iteration has scored (the search was stopped first) gets the static
         // score of the position.
-        let unsearched = eval::evaluate(&self.board);
+        let unsearched = self.evaluate();
         let moves = roots
             .iter()
             .take(count.max(1))
@@ -118,7 +117,7 @@ impl Search<'_> {
             return Err(Vec::new());
         }
         if moves.len() == 1 && count == 1 {
-            return Err(self.immediate(reporter, moves[0], eval::evaluate(&self.board)));
+            return Err(self.immediate(reporter, moves[0], self.evaluate()));
         }
         if count == 1
             && let Some(win) = self.root_vcf()
@@ -319,15 +318,14 @@ impl Search<'_> {
         };
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
         self.root_depth = depth;
-        self.static_evals[0] =
-            (!ordering::threatened(&self.board)).then(|| eval::evaluate(&self.board));
+        self.static_evals[0] = (!ordering::threatened(&self.board)).then(|| self.evaluate());
         let mut alpha = alpha;
         let mut best = -INFINITY;
         let mut new_best = None;
         for (i, root) in roots.iter_mut().enumerate() {
             let pos = root.pos;
             tell(self, RootEventKind::Searching, pos);
-            self.board.play(pos);
+            self.play(pos);
             let score = if count > 1 {
                 -self.pvs(plies(depth - 1), -INFINITY, INFINITY, 1)
             } else if i == 0 {
@@ -340,7 +338,7 @@ impl Search<'_> {
                     probe
                 }
             };
-            self.board.undo();
+            self.undo();
             if self.stopped {
                 break;
             }

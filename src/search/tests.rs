@@ -159,7 +159,7 @@ fn blocks_an_open_three_when_it_has_no_attack() {
 /// `check` run on a fresh search of `board`, with its own table.
 fn with_search<R>(board: &Board, check: impl FnOnce(&mut Search) -> R) -> R {
     let tt = TranspositionTable::new(1 << 16);
-    let shared = Shared::new(&tt);
+    let shared = Shared::new(&tt, None);
     let mut state = ThreadState::new();
     let (limits, stop) = (Limits::default(), AtomicBool::new(false));
     check(&mut Search::new(&shared, &mut state, board, &limits, &stop))

@@ -9,6 +9,9 @@ use super::params::*;
 use super::tt::TranspositionTable;
 use super::vcf::VcfCache;
 use crate::board::{Board, POINTS, Pos};
+use crate::eval;
+use crate::net::{Accumulator, Network};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -27,17 +30,20 @@ impl ThreadState {
     }
 }
 
-/// What the threads of one search share: the table and the count of all their nodes.
+/// What the threads of one search share: the table, the count of all their nodes and
+/// the network that scores positions (none: the classical evaluation).
 pub(super) struct Shared<'a> {
     pub(super) tt: &'a TranspositionTable,
     pub(super) nodes: AtomicU64,
+    pub(super) network: Option<Arc<Network>>,
 }
 
 impl<'a> Shared<'a> {
-    pub(super) fn new(tt: &'a TranspositionTable) -> Shared<'a> {
+    pub(super) fn new(tt: &'a TranspositionTable, network: Option<Arc<Network>>) -> Shared<'a> {
         Shared {
             tt,
             nodes: AtomicU64::new(0),
+            network,
         }
     }
 }
@@ -51,6 +57,9 @@ pub(super) struct Search<'a> {
     pub(super) history: &'a mut [Vec<i32>; 2],
     pub(super) vcf_cache: &'a mut VcfCache,
     pub(super) board: Board,
+    /// The network's sums for `board`, kept up to date by [`Search::play`] and
+    /// [`Search::undo`]; none with the classical evaluation.
+    pub(super) accumulator: Option<Accumulator>,
     pub(super) limits: &'a Limits,
     pub(super) stop: &'a AtomicBool,
     pub(super) started: Instant,
@@ -106,6 +115,10 @@ impl<'a> Search<'a> {
             history: &mut state.history,
             vcf_cache: &mut state.vcf_cache,
             board: board.clone(),
+            accumulator: shared
+                .network
+                .clone()
+                .map(|net| Accumulator::new(net, board)),
             limits,
             stop,
             started: Instant::now(),
@@ -118,6 +131,30 @@ impl<'a> Search<'a> {
             move_lists: vec![MoveLists::default(); MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             root_depth: 0,
+        }
+    }
+
+    /// Plays `pos` for the side to move, in the board and the network's sums.
+    pub(super) fn play(&mut self, pos: Pos) {
+        self.board.play(pos);
+        if let Some(accumulator) = &mut self.accumulator {
+            accumulator.update(&self.board, pos);
+        }
+    }
+
+    /// Takes back the last [`Search::play`].
+    pub(super) fn undo(&mut self) {
+        let last = self.board.undo();
+        if let (Some(accumulator), Some(last)) = (&mut self.accumulator, last) {
+            accumulator.update(&self.board, last.pos);
+        }
+    }
+
+    /// The static score of the position for the side to move.
+    pub(super) fn evaluate(&self) -> i32 {
+        match &self.accumulator {
+            Some(accumulator) => accumulator.evaluate(&self.board),
+            None => eval::evaluate(&self.board),
         }
     }
 

@@ -3,7 +3,8 @@
 //! a choice among the moves our search would try; the weights are moved to maximise the
 //! likelihood of the move played under a softmax of the ordering values.
 
-use super::{Adam, Game, ITERATIONS, replay};
+use super::{Game, ITERATIONS, replay};
+use crate::adam::Adam;
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
 use crate::move_values::{OrderFeatures, OrderWeights, PROXIMITY_CLASSES, RECENT_STONES};
 use crate::search;

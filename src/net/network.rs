@@ -1,0 +1,111 @@
+//! The network's weights and the arithmetic the trainer and the engine share: the
+//! shapes, the codebook's integer units, and the dense head.
+
+use crate::board::Rule;
+use crate::features::FEATURES;
+
+/// Width of a codebook row: numbers per point and view.
+pub const DIM: usize = 32;
+/// Rectifiers in the head's hidden layer.
+pub const HIDDEN: usize = 32;
+/// The head's inputs: both views' board sums, then 1 when Black is to move (renju's
+/// sides differ).
+pub const INPUTS: usize = 2 * DIM + 1;
+/// Codebook units per 1.0: a point's clipped value lies in `0..=ONE`.
+pub const ONE: i32 = 256;
+/// Codebook entries are kept within this, in units of 1.0, so that four rows summed
+/// stay inside an `i16`.
+pub const CODEBOOK_LIMIT: f32 = 31.0;
+/// Board sums are divided by this before the head: a 20×20 board's sums stay of the
+/// order of a few units.
+pub const SUM_DIVISOR: f32 = 64.0;
+/// Scores the network may give, in the search's units: below every proven result.
+pub const MAX_SCORE: i32 = 20_000;
+
+/// The dense layers on top of the board sums, in floating point (the engine runs them
+/// once a node; the codebook is the hot part).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    /// `HIDDEN` rows of `INPUTS`.
+    pub hidden_weights: Vec<f32>,
+    pub hidden_bias: Vec<f32>,
+    pub output_weights: Vec<f32>,
+    pub output_bias: f32,
+}
+
+impl Head {
+    pub fn zeroed() -> Head {
+        Head {
+            hidden_weights: vec![0.0; HIDDEN * INPUTS],
+            hidden_bias: vec![0.0; HIDDEN],
+            output_weights: vec![0.0; HIDDEN],
+            output_bias: 0.0,
+        }
+    }
+
+    /// The win logit of `inputs`; `hidden` receives the rectified hidden layer.
+    pub fn forward(&self, inputs: &[f32; INPUTS], hidden: &mut [f32; HIDDEN]) -> f32 {
+        let mut logit = self.output_bias;
+        for (j, row) in self.hidden_weights.chunks_exact(INPUTS).enumerate() {
+            let sum: f32 = row.iter().zip(inputs).map(|(w, x)| w * x).sum();
+            hidden[j] = (sum + self.hidden_bias[j]).max(0.0);
+            logit += self.output_weights[j] * hidden[j];
+        }
+        logit
+    }
+}
+
+/// The head's inputs from the two views' board sums, in units of 1.0 (the side to
+/// move's view first).
+pub fn head_inputs(
+    own: impl Fn(usize) -> f32,
+    other: impl Fn(usize) -> f32,
+    black_to_move: bool,
+) -> [f32; INPUTS] {
+    let mut inputs = [0.0; INPUTS];
+    for i in 0..DIM {
+        inputs[i] = own(i) / SUM_DIVISOR;
+        inputs[DIM + i] = other(i) / SUM_DIVISOR;
+    }
+    inputs[2 * DIM] = f32::from(u8::from(black_to_move));
+    inputs
+}
+
+/// A network as the engine runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// The rule it was trained for.
+    pub rule: Rule,
+    /// Search units per logit: the network's logit times this is its score.
+    pub scale: f32,
+    /// `FEATURES` rows, in units of `1 / ONE`.
+    pub codebook: Vec<[i16; DIM]>,
+    pub head: Head,
+}
+
+impl Network {
+    /// The network with `codebook` (`FEATURES` rows of `DIM`, units of 1.0) rounded
+    /// to the engine's integers.
+    pub fn quantised(rule: Rule, scale: f32, codebook: &[f32], head: Head) -> Network {
+        assert_eq!(codebook.len(), FEATURES * DIM);
+        let codebook = codebook
+            .chunks_exact(DIM)
+            .map(|row| {
+                std::array::from_fn(|i| {
+                    (row[i].clamp(-CODEBOOK_LIMIT, CODEBOOK_LIMIT) * ONE as f32).round() as i16
+                })
+            })
+            .collect();
+        Network {
+            rule,
+            scale,
+            codebook,
+            head,
+        }
+    }
+
+    /// The score of a logit, in the search's units.
+    pub fn score(&self, logit: f32) -> i32 {
+        ((logit * self.scale).round() as i32).clamp(-MAX_SCORE, MAX_SCORE)
+    }
+}

@@ -1,0 +1,460 @@
+//! `pbrain-lianzhu train`: fits the network (`crate::net`) to self-play games
+//! (`crate::selfplay`).
+//!
+//! Every position before a searched move is a sample. Its target is a win probability
+//! blended from the game's result and the search's score, the score read through the
+//! logistic scale that best fits the scores to the results (that scale, search units
+//! per logit, is also how the engine turns the network's logit into a score). Every
+//! [`Options::hold_out`]-th game is held out, whole, to measure the fit.
+//!
+//! Batches come from [`STREAMS`] games replayed side by side, one sample from each
+//! per step, so that a batch is not one game's run of like positions and no sample
+//! needs a board rebuilt from nothing. Boards advance in one thread and the gradient
+//! is summed in a fixed order, so a run is the same whatever the number of threads.
+
+pub mod model;
+
+use crate::board::Board;
+use crate::eval;
+use crate::net::Network;
+use crate::selfplay::Game;
+use model::{Activations, Model};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+/// Games replayed side by side: a batch's samples.
+pub const STREAMS: usize = 256;
+/// A batch's gradient is summed in this many fixed parts, in order, whatever the
+/// number of threads: floating-point sums then come out the same.
+const GRADIENT_PARTS: usize = 16;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Passes over the training samples.
+    pub epochs: usize,
+    /// Adam's step size at the start; it falls linearly to a tenth by the end.
+    pub rate: f64,
+    /// Weight of the game's result in the target; the search's score has the rest.
+    pub result_weight: f32,
+    /// Every this-many-th game is held out for validation.
+    pub hold_out: usize,
+    pub seed: u64,
+    pub threads: usize,
+    /// Start from this network instead of random weights.
+    pub start: Option<Network>,
+}
+
+/// How well a model predicts the held-out samples.
+#[derive(Clone, Copy, Debug)]
+pub struct Fit {
+    /// Mean cross-entropy against the targets.
+    pub loss: f64,
+    /// Mean squared error of the win probability against the results alone.
+    pub result_error: f64,
+}
+
+/// What a finished epoch reports.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    pub number: usize,
+    pub training_loss: f64,
+    pub validation: Fit,
+    pub seconds: f64,
+}
+
+/// What [`run`] found.
+pub struct Trained {
+    pub network: Network,
+    pub training_samples: usize,
+    pub validation_samples: usize,
+    /// Search units per logit fitted to the training scores and results.
+    pub scale: f64,
+    /// The classical evaluation on the held-out samples, at its own best scale.
+    pub classical: Fit,
+    pub epochs: Vec<Epoch>,
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A sample's target: the blend of result and score.
+fn target(score: i32, result: f32, scale: f64, result_weight: f32) -> f32 {
+    let from_score = sigmoid(f64::from(score) / scale) as f32;
+    result_weight * result + (1.0 - result_weight) * from_score
+}
+
+fn cross_entropy(p: f64, target: f64) -> f64 {
+    let p = p.clamp(1e-7, 1.0 - 1e-7);
+    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
+}
+
+/// Every sample's score and result, for fitting the scale.
+fn scores_and_results(games: &[Game]) -> anyhow::Result<Vec<(i32, f32)>> {
+    let mut samples = Vec::new();
+    for game in games {
+        game.replay(|_, sample| samples.push((sample.score, sample.result)))?;
+    }
+    Ok(samples)
+}
+
+fn mean_squared(pairs: &[(f64, f64)]) -> f64 {
+    pairs.iter().map(|(p, r)| (p - r).powi(2)).sum::<f64>() / pairs.len().max(1) as f64
+}
+
+/// The scale at which `sigmoid(score / scale)` best fits the results.
+fn fit_scale(pairs: &[(i32, f32)]) -> f64 {
+    crate::tune::best_scale(|scale| {
+        let predicted: Vec<(f64, f64)> = pairs
+            .iter()
+            .map(|&(score, result)| (sigmoid(f64::from(score) / scale), f64::from(result)))
+            .collect();
+        mean_squared(&predicted)
+    })
+}
+
+/// The classical evaluation's fit to the held-out samples, at its best scale.
+fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Result<Fit> {
+    let mut samples = Vec::new();
+    for game in games {
+        game.replay(|board, sample| {
+            let target = target(sample.score, sample.result, scale, result_weight);
+            samples.push((eval::evaluate(board), target, sample.result));
+        })?;
+    }
+    let fit_at = |eval_scale: f64| {
+        fit_of(
+            samples
+                .iter()
+                .map(|&(e, t, r)| (f64::from(e) / eval_scale, t, r)),
+        )
+    };
+    let best = crate::tune::best_scale(|s| fit_at(s).loss);
+    Ok(fit_at(best))
+}
+
+/// The fit of (logit, target, result) triples.
+fn fit_of(samples: impl Iterator<Item = (f64, f32, f32)>) -> Fit {
+    let (mut loss, mut error, mut count) = (0.0, 0.0, 0usize);
+    for (logit, target, result) in samples {
+        let p = sigmoid(logit);
+        loss += cross_entropy(p, f64::from(target));
+        error += (p - f64::from(result)).powi(2);
+        count += 1;
+    }
+    let count = count.max(1) as f64;
+    Fit {
+        loss: loss / count,
+        result_error: error / count,
+    }
+}
+
+/// The model's fit to the held-out games, spread over `threads`.
+fn validate(model: &Model, games: &[Game], scale: f64, options: &Options) -> anyhow::Result<Fit> {
+    let chunk = games.len().div_ceil(options.threads.max(1)).max(1);
+    let parts: Vec<anyhow::Result<Vec<(f64, f32, f32)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut activations = Activations::default();
+                    let mut triples = Vec::new();
+                    for game in part {
+                        game.replay(|board, sample| {
+                            let logit = model.forward(board, &mut activations);
+                            let target =
+                                target(sample.score, sample.result, scale, options.result_weight);
+                            triples.push((f64::from(logit), target, sample.result));
+                        })?;
+                    }
+                    Ok(triples)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a validation thread"))
+            .collect()
+    });
+    let mut all = Vec::new();
+    for part in parts {
+        all.extend(part?);
+    }
+    Ok(fit_of(all.into_iter()))
+}
+
+/// One game being replayed for training.
+struct Stream {
+    board: Board,
+    game: usize,
+    ply: usize,
+}
+
+/// Hands out training games in a fresh shuffle every pass.
+struct Schedule {
+    order: Vec<usize>,
+    next: usize,
+    rng: StdRng,
+}
+
+impl Schedule {
+    fn next_game(&mut self) -> usize {
+        if self.next == self.order.len() {
+            self.order.shuffle(&mut self.rng);
+            self.next = 0;
+        }
+        self.next += 1;
+        self.order[self.next - 1]
+    }
+}
+
+impl Stream {
+    /// Moves on to the next sample position, starting a new game when this one ends.
+    fn advance_to_sample(&mut self, games: &[Game], schedule: &mut Schedule) {
+        loop {
+            let game = &games[self.game];
+            if self.ply == game.moves.len() {
+                self.game = schedule.next_game();
+                self.board = Board::new(
+                    games[self.game].size,
+                    games[self.game].size,
+                    games[self.game].rule,
+                );
+                self.ply = 0;
+                continue;
+            }
+            if self.ply >= game.opening {
+                return;
+            }
+            self.play(games);
+        }
+    }
+
+    fn play(&mut self, games: &[Game]) {
+        self.board.play(games[self.game].moves[self.ply].0);
+        self.ply += 1;
+    }
+
+    /// The sample at the stream's position: score and result for the side to move.
+    fn sample(&self, games: &[Game]) -> (i32, f32) {
+        let game = &games[self.game];
+        let result = match game.winner {
+            Some(winner) if winner == self.board.to_move() => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        (game.moves[self.ply].1, result)
+    }
+}
+
+/// The summed gradient and loss of the samples at `streams`' positions.
+fn part_gradient(
+    model: &Model,
+    streams: &[Stream],
+    training: &[Game],
+    scale: f64,
+    options: &Options,
+) -> (Model, f64) {
+    let mut gradient = Model::zeroed();
+    let mut activations = Activations::default();
+    let mut loss = 0.0;
+    for stream in streams {
+        let (score, result) = stream.sample(training);
+        let target = target(score, result, scale, options.result_weight);
+        let logit = model.forward(&stream.board, &mut activations);
+        let p = sigmoid(f64::from(logit));
+        loss += cross_entropy(p, f64::from(target));
+        let d_logit = (p as f32 - target) / STREAMS as f32;
+        model.backward(&activations, d_logit, &mut gradient);
+    }
+    (gradient, loss)
+}
+
+/// Fits a network to `games` (all of one rule), calling `on_epoch` after each pass.
+pub fn run(
+    games: &[Game],
+    options: &Options,
+    on_epoch: &mut dyn FnMut(&Epoch),
+) -> anyhow::Result<Trained> {
+    let rule = games
+        .first()
+        .map(|g| g.rule)
+        .ok_or_else(|| anyhow::anyhow!("no games to train on"))?;
+    anyhow::ensure!(
+        games.iter().all(|g| g.rule == rule),
+        "the games mix rules: a network is trained for one"
+    );
+    anyhow::ensure!(options.hold_out >= 2, "hold out every 2nd game or fewer");
+    let (validation, training): (Vec<_>, Vec<_>) = games
+        .iter()
+        .enumerate()
+        .partition(|(i, _)| i % options.hold_out == 0);
+    let validation: Vec<Game> = validation.into_iter().map(|(_, g)| g.clone()).collect();
+    let training: Vec<Game> = training.into_iter().map(|(_, g)| g.clone()).collect();
+    anyhow::ensure!(
+        !training.is_empty(),
+        "no games left to train on after the hold-out"
+    );
+    let training_pairs = scores_and_results(&training)?;
+    let validation_samples = scores_and_results(&validation)?.len();
+    let scale = fit_scale(&training_pairs);
+    let classical = classical_fit(&validation, scale, options.result_weight)?;
+
+    let mut model = match &options.start {
+        Some(net) => Model::from_network(net),
+        None => Model::random(options.seed),
+    };
+    let mut flat = model.to_flat();
+    let mut adam = crate::adam::Adam::new(flat.len(), options.rate);
+    let steps_per_epoch = training_pairs.len().div_ceil(STREAMS);
+    let total_steps = steps_per_epoch * options.epochs;
+    let mut schedule = Schedule {
+        order: (0..training.len()).collect(),
+        next: training.len(),
+        rng: StdRng::seed_from_u64(options.seed ^ 0x5eed),
+    };
+    let mut streams: Vec<Stream> = (0..STREAMS)
+        .map(|_| {
+            let game = schedule.next_game();
+            Stream {
+                board: Board::new(
+                    training[game].size,
+                    training[game].size,
+                    training[game].rule,
+                ),
+                game,
+                ply: 0,
+            }
+        })
+        .collect();
+    let threads = options.threads.max(1);
+    let mut epochs = Vec::new();
+    for number in 1..=options.epochs {
+        let started = std::time::Instant::now();
+        let mut loss_sum = 0.0;
+        for step in 0..steps_per_epoch {
+            let done = ((number - 1) * steps_per_epoch + step) as f64 / total_steps as f64;
+            adam.set_rate(options.rate * (1.0 - 0.9 * done));
+            for stream in &mut streams {
+                stream.advance_to_sample(&training, &mut schedule);
+            }
+            let parts: Vec<&[Stream]> = streams.chunks(STREAMS / GRADIENT_PARTS).collect();
+            let mut sums: Vec<(usize, Model, f64)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads.min(GRADIENT_PARTS))
+                    .map(|first| {
+                        let (model, training, parts) = (&model, &training, &parts);
+                        scope.spawn(move || {
+                            (first..GRADIENT_PARTS)
+                                .step_by(threads)
+                                .map(|part| {
+                                    let (gradient, loss) =
+                                        part_gradient(model, parts[part], training, scale, options);
+                                    (part, gradient, loss)
+                                })
+                                .collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("a training thread"))
+                    .collect()
+            });
+            sums.sort_by_key(|(part, _, _)| *part);
+            let mut gradient = Model::zeroed();
+            for (_, part, loss) in &sums {
+                gradient.add(part);
+                loss_sum += loss;
+            }
+            adam.step(&mut flat, &gradient.to_flat());
+            model = Model::from_flat(&flat);
+            for stream in &mut streams {
+                stream.play(&training);
+            }
+        }
+        let epoch = Epoch {
+            number,
+            training_loss: loss_sum / (steps_per_epoch * STREAMS) as f64,
+            validation: validate(&model, &validation, scale, options)?,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        on_epoch(&epoch);
+        epochs.push(epoch);
+    }
+    Ok(Trained {
+        network: model.to_network(rule, scale as f32),
+        training_samples: training_pairs.len(),
+        validation_samples,
+        scale,
+        classical,
+        epochs,
+    })
+}
+
+/// The games of the self-play files `texts`, in order.
+pub fn read_games(texts: &[String]) -> anyhow::Result<Vec<Game>> {
+    let mut games = Vec::new();
+    for text in texts {
+        for (number, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            games.push(
+                Game::from_line(line).map_err(|e| anyhow::anyhow!("line {}: {e}", number + 1))?,
+            );
+        }
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundled_games() -> Vec<Game> {
+        let text = include_str!("../../testdata/selfplay-freestyle-15.txt");
+        read_games(&[text.to_string()]).expect("the bundled games")
+    }
+
+    fn options(threads: usize) -> Options {
+        Options {
+            epochs: 6,
+            rate: 0.01,
+            result_weight: 0.5,
+            hold_out: 5,
+            seed: 3,
+            threads,
+            start: None,
+        }
+    }
+
+    #[test]
+    fn training_fits_the_games_and_does_not_depend_on_the_threads() {
+        let games = bundled_games();
+        let one = run(&games, &options(1), &mut |_| {}).expect("trains");
+        let (first, last) = (one.epochs[0], one.epochs[5]);
+        assert!(
+            last.training_loss < first.training_loss - 0.02,
+            "{first:?} -> {last:?}"
+        );
+        assert_eq!(one.training_samples + one.validation_samples, 666);
+        let three = run(&games, &options(3), &mut |_| {}).expect("trains");
+        assert!(
+            one.network == three.network,
+            "three threads trained another network"
+        );
+    }
+
+    #[test]
+    fn games_of_two_rules_are_refused() {
+        let mut games = bundled_games();
+        games[3].rule = crate::board::Rule::Renju;
+        let error = run(&games, &options(1), &mut |_| {})
+            .err()
+            .expect("refused");
+        assert!(error.to_string().contains("mix rules"), "{error}");
+        assert!(run(&[], &options(1), &mut |_| {}).is_err());
+    }
+}

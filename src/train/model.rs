@@ -1,0 +1,274 @@
+//! The network in floating point, as the trainer fits it: the forward pass over a
+//! board from scratch, and its gradient written out by hand.
+
+use crate::board::{Board, Color};
+use crate::features::{FEATURES, feature};
+use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, head_inputs};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// The trainer's network: the codebook in units of 1.0 (`FEATURES` rows of `DIM`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub codebook: Vec<f32>,
+    pub head: Head,
+}
+
+/// One point seen from one view: its classes and its rows' sum.
+struct PointView {
+    view: usize,
+    classes: [u16; 4],
+    sum: [f32; DIM],
+}
+
+/// What the forward pass keeps for the backward one.
+#[derive(Default)]
+pub struct Activations {
+    points: Vec<PointView>,
+    inputs: Vec<f32>,
+    hidden: [f32; HIDDEN],
+}
+
+impl Model {
+    /// Small random weights: every point starts inside the codebook's linear range.
+    pub fn random(seed: u64) -> Model {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut uniform = |low: f32, high: f32, n: usize| -> Vec<f32> {
+            (0..n).map(|_| rng.random_range(low..high)).collect()
+        };
+        let bound = 1.0 / (INPUTS as f32).sqrt();
+        let codebook = uniform(-0.05, 0.2, FEATURES * DIM);
+        let hidden_weights = uniform(-bound, bound, HIDDEN * INPUTS);
+        let output_weights = uniform(-0.3, 0.3, HIDDEN);
+        Model {
+            codebook,
+            head: Head {
+                hidden_weights,
+                hidden_bias: vec![0.1; HIDDEN],
+                output_weights,
+                output_bias: 0.0,
+            },
+        }
+    }
+
+    /// The model of an engine network (the codebook as the engine rounded it).
+    pub fn from_network(net: &Network) -> Model {
+        Model {
+            codebook: net
+                .codebook
+                .iter()
+                .flatten()
+                .map(|&v| f32::from(v) / ONE as f32)
+                .collect(),
+            head: net.head.clone(),
+        }
+    }
+
+    /// The engine's network of this model.
+    pub fn to_network(&self, rule: crate::board::Rule, scale: f32) -> Network {
+        Network::quantised(rule, scale, &self.codebook, self.head.clone())
+    }
+
+    /// The win logit of `board` for the side to move; `activations` keeps what the
+    /// gradient needs.
+    pub fn forward(&self, board: &Board, activations: &mut Activations) -> f32 {
+        let me = board.to_move();
+        let views = [me, me.opponent()];
+        let mut totals = [[0.0f32; DIM]; 2];
+        activations.points.clear();
+        for pos in board.empty_points() {
+            let keys: [u32; 4] = std::array::from_fn(|d| board.line_key(pos, d));
+            for (view, &color) in views.iter().enumerate() {
+                let classes = keys.map(|key| feature(key, color));
+                let mut sum = [0.0f32; DIM];
+                for &class in &classes {
+                    let row = &self.codebook[usize::from(class) * DIM..][..DIM];
+                    for (s, &v) in sum.iter_mut().zip(row) {
+                        *s += v;
+                    }
+                }
+                for (t, &s) in totals[view].iter_mut().zip(&sum) {
+                    *t += s.clamp(0.0, 1.0);
+                }
+                activations.points.push(PointView { view, classes, sum });
+            }
+        }
+        let inputs = head_inputs(|k| totals[0][k], |k| totals[1][k], me == Color::Black);
+        let logit = self.head.forward(&inputs, &mut activations.hidden);
+        activations.inputs = inputs.to_vec();
+        logit
+    }
+
+    /// Adds to `gradient` the gradient of the loss whose derivative by the logit of the
+    /// last [`Model::forward`] is `d_logit`.
+    pub fn backward(&self, activations: &Activations, d_logit: f32, gradient: &mut Model) {
+        let (head, grad) = (&self.head, &mut gradient.head);
+        grad.output_bias += d_logit;
+        let mut d_inputs = [0.0f32; INPUTS];
+        for j in 0..HIDDEN {
+            let hidden = activations.hidden[j];
+            grad.output_weights[j] += d_logit * hidden;
+            if hidden <= 0.0 {
+                continue;
+            }
+            let d_hidden = d_logit * head.output_weights[j];
+            grad.hidden_bias[j] += d_hidden;
+            let row = &head.hidden_weights[j * INPUTS..][..INPUTS];
+            let grad_row = &mut grad.hidden_weights[j * INPUTS..][..INPUTS];
+            for i in 0..INPUTS {
+                grad_row[i] += d_hidden * activations.inputs[i];
+                d_inputs[i] += d_hidden * row[i];
+            }
+        }
+        let d_totals: [[f32; DIM]; 2] = std::array::from_fn(|view| {
+            std::array::from_fn(|k| d_inputs[view * DIM + k] / crate::net::SUM_DIVISOR)
+        });
+        for point in &activations.points {
+            let d_sum: [f32; DIM] = std::array::from_fn(|k| {
+                let inside = point.sum[k] > 0.0 && point.sum[k] < 1.0;
+                if inside { d_totals[point.view][k] } else { 0.0 }
+            });
+            for &class in &point.classes {
+                let row = &mut gradient.codebook[usize::from(class) * DIM..][..DIM];
+                for (g, &d) in row.iter_mut().zip(&d_sum) {
+                    *g += d;
+                }
+            }
+        }
+    }
+
+    /// All weights in one list, codebook first: the optimiser's view.
+    pub fn to_flat(&self) -> Vec<f64> {
+        let head = &self.head;
+        self.codebook
+            .iter()
+            .chain(&head.hidden_weights)
+            .chain(&head.hidden_bias)
+            .chain(&head.output_weights)
+            .chain(std::iter::once(&head.output_bias))
+            .map(|&v| f64::from(v))
+            .collect()
+    }
+
+    /// The model of a list from [`Model::to_flat`].
+    pub fn from_flat(flat: &[f64]) -> Model {
+        let mut rest = flat.iter().map(|&v| v as f32);
+        let mut take = |n: usize| -> Vec<f32> { rest.by_ref().take(n).collect() };
+        let codebook = take(FEATURES * DIM);
+        let hidden_weights = take(HIDDEN * INPUTS);
+        let hidden_bias = take(HIDDEN);
+        let output_weights = take(HIDDEN);
+        let output_bias = take(1)[0];
+        Model {
+            codebook,
+            head: Head {
+                hidden_weights,
+                hidden_bias,
+                output_weights,
+                output_bias,
+            },
+        }
+    }
+
+    /// A model of zeros, to sum gradients in.
+    pub fn zeroed() -> Model {
+        Model {
+            codebook: vec![0.0; FEATURES * DIM],
+            head: Head::zeroed(),
+        }
+    }
+
+    /// Adds `other` to this model, weight by weight.
+    pub fn add(&mut self, other: &Model) {
+        let pairs = [
+            (&mut self.codebook, &other.codebook),
+            (&mut self.head.hidden_weights, &other.head.hidden_weights),
+            (&mut self.head.hidden_bias, &other.head.hidden_bias),
+            (&mut self.head.output_weights, &other.head.output_weights),
+        ];
+        for (mine, theirs) in pairs {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.head.output_bias += other.head.output_bias;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+    use crate::net::Accumulator;
+    use std::sync::Arc;
+
+    /// Positions of the bundled self-play games, every fifth.
+    fn positions() -> Vec<Board> {
+        let text = include_str!("../../testdata/selfplay-freestyle-15.txt");
+        let games = crate::train::read_games(&[text.to_string()]).expect("the bundled games");
+        let mut boards = Vec::new();
+        for game in &games {
+            game.replay(|board, sample| {
+                if sample.ply % 5 == 0 {
+                    boards.push(board.clone());
+                }
+            })
+            .expect("a legal game");
+        }
+        boards
+    }
+
+    #[test]
+    fn the_engine_s_score_is_the_trainer_s_within_the_rounding_of_the_codebook() {
+        let model = Model::random(5);
+        let net = Arc::new(model.to_network(Rule::Freestyle, 400.0));
+        let mut activations = Activations::default();
+        let (mut largest_gap, mut logits) = (0.0f32, Vec::new());
+        for board in positions() {
+            let trainer = model.forward(&board, &mut activations);
+            let engine = Accumulator::new(net.clone(), &board).logit(&board);
+            largest_gap = largest_gap.max((trainer - engine).abs());
+            logits.push(trainer);
+        }
+        let spread = logits.iter().cloned().fold(f32::MIN, f32::max)
+            - logits.iter().cloned().fold(f32::MAX, f32::min);
+        assert!(largest_gap < 0.01, "gap {largest_gap}");
+        assert!(
+            spread > 0.1,
+            "the positions' logits barely differ: {spread}"
+        );
+    }
+
+    #[test]
+    fn the_gradient_is_the_slope_of_the_logit() {
+        let model = Model::random(9);
+        let board = positions().swap_remove(7);
+        let mut activations = Activations::default();
+        model.forward(&board, &mut activations);
+        let mut gradient = Model::zeroed();
+        model.backward(&activations, 1.0, &mut gradient);
+        let flat = model.to_flat();
+        let analytic = gradient.to_flat();
+        // The used codebook entries with the largest gradients, and every head weight.
+        let mut checked: Vec<usize> = (0..FEATURES * DIM)
+            .filter(|&i| analytic[i].abs() > 1e-3)
+            .take(40)
+            .collect();
+        checked.extend(FEATURES * DIM..flat.len());
+        assert!(checked.len() > 40 + HIDDEN * INPUTS);
+        let logit_at = |i: usize, delta: f64| {
+            let mut moved = flat.clone();
+            moved[i] += delta;
+            f64::from(Model::from_flat(&moved).forward(&board, &mut Activations::default()))
+        };
+        for i in checked {
+            let h = 1e-2;
+            let numeric = (logit_at(i, h) - logit_at(i, -h)) / (2.0 * h);
+            assert!(
+                (numeric - analytic[i]).abs() < 2e-2 * (1.0 + numeric.abs()),
+                "weight {i}: numeric {numeric}, analytic {}",
+                analytic[i]
+            );
+        }
+    }
+}
