@@ -74,6 +74,11 @@ def threads(count):
     return [f"thread={count}"] if count else []
 
 
+def options(pairs):
+    """c-gomoku-cli sends `option.KEY=VALUE` as `INFO KEY VALUE` before each game."""
+    return [f"option.{pair}" for pair in pairs or []]
+
+
 # What c-gomoku-cli prints when an engine fails, with the engine's name. It writes a
 # game lost at START (an ERROR or no OK) into the SGF as a time forfeit of the side to
 # move, whichever engine failed, so time losses and crashes are counted from these lines.
@@ -170,6 +175,10 @@ def main():
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--engine-threads", type=int, help="INFO thread_num for --engine")
     parser.add_argument("--opponent-threads", type=int, help="INFO thread_num for --opponent")
+    parser.add_argument("--engine-option", action="append", metavar="KEY=VALUE",
+                        help="INFO KEY VALUE for --engine before each game (e.g. evalfile=net.lznt); repeatable")
+    parser.add_argument("--opponent-option", action="append", metavar="KEY=VALUE",
+                        help="INFO KEY VALUE for --opponent before each game; repeatable")
     parser.add_argument("--openings", help="offset openings file (default: scripts/openings/ by rule and size)")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
     parser.add_argument("--out", help="folder for games and logs")
@@ -183,7 +192,9 @@ def main():
         runner,
         "-each", f"tc={args.tc}",
         "-engine", "name=lianzhu", f"cmd={os.path.abspath(args.engine)}", *threads(args.engine_threads),
+        *options(args.engine_option),
         "-engine", "name=opponent", f"cmd={os.path.abspath(args.opponent)}", *threads(args.opponent_threads),
+        *options(args.opponent_option),
         "-rule", str(args.rule), "-boardsize", str(args.size),
         "-games", str(args.games), "-repeat", "-concurrency", str(args.concurrency),
         "-drawafter", str(args.size * args.size),

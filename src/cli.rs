@@ -22,6 +22,9 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// For the protocol (no subcommand)
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -55,6 +58,8 @@ pub struct GameArgs {
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
     /// Think for this many milliseconds (by default: search to depth 10)
     #[arg(long, value_name = "MS", value_parser = parse_millis, conflicts_with_all = ["depth", "order"])]
     pub time: Option<u64>,

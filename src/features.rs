@@ -86,24 +86,26 @@ fn near_cells(key: u32) -> usize {
         as usize
 }
 
-/// [`line_feature`] by one look-up, for the network's hot path: a table per colour
-/// over the cells a feature sees (2 × 65 536 entries, 256 KiB).
-pub fn feature(key: u32, me: Color) -> u16 {
-    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+/// [`line_feature`] for Black and for White, by one look-up: the network's hot path.
+/// A table over the cells a feature sees (65 536 pairs, 256 KiB).
+pub fn features(key: u32) -> [u16; 2] {
+    static TABLE: OnceLock<Vec<[u16; 2]>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        let far_cells = |near: usize| {
-            let half = (1 << (NEAR_BITS / 2)) - 1;
-            ((near as u32 & half) << key_shift(-REACH))
-                | ((near as u32 >> (NEAR_BITS / 2)) << key_shift(1))
-        };
-        [Color::Black, Color::White]
-            .iter()
-            .flat_map(|&me| {
-                (0..1usize << NEAR_BITS).map(move |near| line_feature(far_cells(near), me))
+        let half = (1 << (NEAR_BITS / 2)) - 1;
+        (0..1u32 << NEAR_BITS)
+            .map(|near| {
+                let key = ((near & half) << key_shift(-REACH))
+                    | ((near >> (NEAR_BITS / 2)) << key_shift(1));
+                [Color::Black, Color::White].map(|me| line_feature(key, me))
             })
             .collect()
     });
-    table[(me.index() << NEAR_BITS) | near_cells(key)]
+    table[near_cells(key)]
+}
+
+/// [`line_feature`] by one look-up.
+pub fn feature(key: u32, me: Color) -> u16 {
+    features(key)[me.index()]
 }
 
 /// How many feature classes there are (a codebook's rows per direction): 3 321, as 6 561

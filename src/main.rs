@@ -40,7 +40,7 @@ fn main() {
         Err(help_or_version) => help_or_version.exit(),
     };
     let (result, code) = match cli.command {
-        None => (run_protocol(), FAILURE),
+        None => (run_protocol(&cli.evaluation), FAILURE),
         Some(Command::Analyze(args)) => (run_analyze(&args), USAGE_ERROR),
         Some(Command::Play(args)) => (run_play(&args), FAILURE),
         Some(Command::Bench(args)) => (run_bench(&args), FAILURE),
@@ -58,10 +58,11 @@ fn main() {
     }
 }
 
-fn run_protocol() -> anyhow::Result<()> {
+fn run_protocol(evaluation: &cli::EvaluationArgs) -> anyhow::Result<()> {
+    let networks = load_networks(evaluation)?;
     lianzhu::tables::prepare();
     let stdin = io::BufReader::new(io::stdin());
-    protocol::run(stdin, io::stdout().lock())?;
+    protocol::run(stdin, io::stdout().lock(), networks)?;
     Ok(())
 }
 
@@ -217,10 +218,17 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         )
     };
     let trained = train::run(&games, &options, &mut on_epoch)?;
+    let held_out: Vec<_> = games.iter().step_by(options.hold_out).cloned().collect();
+    let network = std::sync::Arc::new(trained.network.clone());
+    eprintln!(
+        "one-ply agreement with the moves played, held-out games: network {:.1} %, classical {:.1} %",
+        100.0 * train::one_ply_agreement(&held_out, &mut train::NetworkScorer::new(network))?,
+        100.0 * train::one_ply_agreement(&held_out, &mut train::Classical)?
+    );
     net::file::save(&trained.network, &args.out)?;
     eprintln!(
         "{} games: {} training samples, {} held out; scale {:.1} units per logit; \
-         classical evaluation on the held-out samples: loss {:.4}, result error {:.4}; \
+         classical evaluation on the held-out samples: loss {:.4}, result error {:.4} (at scale {:.1}); \
          {:.0} s on {threads} thread{}; wrote {}",
         games.len(),
         trained.training_samples,
@@ -228,6 +236,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         trained.scale,
         trained.classical.loss,
         trained.classical.result_error,
+        trained.classical_scale,
         started.elapsed().as_secs_f64(),
         if threads == 1 { "" } else { "s" },
         args.out.display()

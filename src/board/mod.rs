@@ -790,6 +790,30 @@ impl Board {
             .min(self.pattern_pairs.reach()) as i32
     }
 
+    /// Calls `visit` with each empty point at most `reach` (up to the patterns' reach)
+    /// steps from `pos` along direction `d`, with its line key in that direction: the
+    /// points whose key in `d` a stone on `pos` changes. One read of the line serves
+    /// them all.
+    pub fn empty_points_along(
+        &self,
+        pos: Pos,
+        d: usize,
+        reach: i32,
+        mut visit: impl FnMut(Pos, u32),
+    ) {
+        let (dx, dy) = DIRECTIONS[d];
+        let step = dy * STRIDE as i32 + dx;
+        let spot = self.spots[pos.index()][d];
+        let neighbourhood = spot.neighbourhood(self.lines[d][spot.line as usize]);
+        let (lowest, highest) = self.observer_offsets[pos.index()][d];
+        for offset in i32::from(lowest).max(-reach)..=i32::from(highest).min(reach) {
+            let observer = Pos((pos.index() as i32 - offset * step) as u16);
+            if offset != 0 && self.is_empty(observer) {
+                visit(observer, key_in_neighbourhood(neighbourhood, offset));
+            }
+        }
+    }
+
     /// The line key of `pos` in direction `d`.
     pub fn line_key(&self, pos: Pos, d: usize) -> u32 {
         let spot = self.spots[pos.index()][d];

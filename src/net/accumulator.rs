@@ -8,11 +8,9 @@
 //! exactly and the sums always equal those recomputed from the board.
 
 use super::network::{DIM, HIDDEN, Network, ONE, head_inputs};
-use crate::board::{Board, Color, DIRECTIONS, POINTS, Pos};
-use crate::features::{REACH, feature};
+use crate::board::{Board, Color, POINTS, Pos};
+use crate::features::{REACH, features};
 use std::sync::Arc;
-
-const COLORS: [Color; 2] = [Color::Black, Color::White];
 
 /// One point's pre-activation: the sum of its four rows.
 type Row = [i16; DIM];
@@ -60,10 +58,11 @@ impl Accumulator {
     /// Reads every line of the empty `pos` and adds the point to the totals.
     fn read_point(&mut self, board: &Board, pos: Pos) {
         let i = pos.index();
-        for (c, &color) in COLORS.iter().enumerate() {
+        let keys: [u32; 4] = std::array::from_fn(|d| board.line_key(pos, d));
+        for c in 0..2 {
             let mut sum = [0i16; DIM];
-            for d in 0..4 {
-                let class = feature(board.line_key(pos, d), color);
+            for (d, &key) in keys.iter().enumerate() {
+                let class = features(key)[c];
                 self.classes[i][c][d] = class;
                 for (s, &v) in sum.iter_mut().zip(&self.net.codebook[usize::from(class)]) {
                     *s += v;
@@ -74,29 +73,25 @@ impl Accumulator {
         }
     }
 
-    /// Re-reads line `d` of the empty `pos`.
-    fn read_line(&mut self, board: &Board, pos: Pos, d: usize) {
+    /// Moves the empty `pos`'s sums to the classes of its new key along `d`.
+    fn reread_line(&mut self, pos: Pos, d: usize, key: u32) {
         let i = pos.index();
-        let key = board.line_key(pos, d);
-        for (c, &color) in COLORS.iter().enumerate() {
-            let class = feature(key, color);
-            let old = std::mem::replace(&mut self.classes[i][c][d], class);
+        for (c, class) in features(key).into_iter().enumerate() {
+            let old = self.classes[i][c][d];
             if old == class {
                 continue;
             }
-            let before = self.sums[i][c];
-            let (new_row, old_row) = (
-                &self.net.codebook[usize::from(class)],
-                &self.net.codebook[usize::from(old)],
-            );
-            let mut after = before;
+            self.classes[i][c][d] = class;
+            let new_row = &self.net.codebook[usize::from(class)];
+            let old_row = &self.net.codebook[usize::from(old)];
+            let sum = &mut self.sums[i][c];
+            let total = &mut self.totals[c];
             for k in 0..DIM {
-                after[k] += new_row[k] - old_row[k];
+                let before = sum[k];
+                let after = before + new_row[k] - old_row[k];
+                sum[k] = after;
+                total[k] += clipped(after) - clipped(before);
             }
-            for k in 0..DIM {
-                self.totals[c][k] += clipped(after[k]) - clipped(before[k]);
-            }
-            self.sums[i][c] = after;
         }
     }
 
@@ -109,17 +104,8 @@ impl Accumulator {
                 add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
             }
         }
-        for (d, &(dx, dy)) in DIRECTIONS.iter().enumerate() {
-            for distance in 1..=REACH {
-                for sign in [-1, 1] {
-                    let step = sign * distance;
-                    if let Some(near) = board.offset(pos, step * dx, step * dy)
-                        && board.is_empty(near)
-                    {
-                        self.read_line(board, near, d);
-                    }
-                }
-            }
+        for d in 0..4 {
+            board.empty_points_along(pos, d, REACH, |near, key| self.reread_line(near, d, key));
         }
     }
 
@@ -141,6 +127,7 @@ impl Accumulator {
             |k| own[k] as f32 / unit,
             |k| other[k] as f32 / unit,
             me == Color::Black,
+            crate::eval::evaluate(board),
         );
         self.net.head.forward(&inputs, &mut [0.0; HIDDEN])
     }

@@ -11,10 +11,11 @@
 //! | 2 × 4 | features, codebook width, hidden width, head inputs (must match the engine's) |
 //! | 4 | scale: search units per logit, `f32` |
 //! | 2 × features × width | codebook, `i16`, units of 1/256 |
-//! | 4 × hidden × inputs | hidden weights, `f32`, row by row |
+//! | 4 × inputs × hidden | hidden weights, `f32`, input by input |
 //! | 4 × hidden | hidden biases, `f32` |
 //! | 4 × hidden | output weights, `f32` |
 //! | 4 | output bias, `f32` |
+//! | 4 | classical weight, `f32` |
 //! | 4 | CRC-32 of every byte before it |
 //!
 //! A file that breaks any of this is refused with an error that says what is wrong.
@@ -47,7 +48,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
         .iter()
         .chain(&head.hidden_bias)
         .chain(&head.output_weights)
-        .chain(std::iter::once(&head.output_bias))
+        .chain([&head.output_bias, &head.classical_weight])
     {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -116,7 +117,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         "scale {scale} is not a positive number"
     );
     let expected_len =
-        4 + 2 + 2 + 8 + 4 + 2 * FEATURES * DIM + 4 * (HIDDEN * INPUTS + 2 * HIDDEN + 1) + 4;
+        4 + 2 + 2 + 8 + 4 + 2 * FEATURES * DIM + 4 * (HIDDEN * INPUTS + 2 * HIDDEN + 2) + 4;
     ensure!(
         bytes.len() == expected_len,
         "{} bytes, a network of this shape has {expected_len}{}",
@@ -146,6 +147,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         hidden_bias: reader.floats(HIDDEN, "hidden biases")?,
         output_weights: reader.floats(HIDDEN, "output weights")?,
         output_bias: f32::from_le_bytes(reader.take("output bias")?),
+        classical_weight: f32::from_le_bytes(reader.take("classical weight")?),
     };
     ensure!(
         head.hidden_weights
@@ -153,7 +155,8 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
             .chain(&head.hidden_bias)
             .chain(&head.output_weights)
             .all(|v| v.is_finite())
-            && head.output_bias.is_finite(),
+            && head.output_bias.is_finite()
+            && head.classical_weight.is_finite(),
         "the head holds a number that is not finite"
     );
     Ok(Network {

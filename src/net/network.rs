@@ -8,9 +8,16 @@ use crate::features::FEATURES;
 pub const DIM: usize = 32;
 /// Rectifiers in the head's hidden layer.
 pub const HIDDEN: usize = 32;
-/// The head's inputs: both views' board sums, then 1 when Black is to move (renju's
-/// sides differ).
-pub const INPUTS: usize = 2 * DIM + 1;
+/// The head's inputs: both views' board sums, 1 when Black is to move (renju's sides
+/// differ), and the classical evaluation's score (see [`CLASSICAL_INPUT`]).
+pub const INPUTS: usize = 2 * DIM + 2;
+/// Where the classical score sits among the inputs, in thousands of its units, within
+/// [`CLASSICAL_LIMIT`]. It also reaches the logit directly, through
+/// [`Head::classical_weight`]: the network learns what to add to the classical
+/// evaluation, which a search already plays well with, and starts from it.
+pub const CLASSICAL_INPUT: usize = 2 * DIM + 1;
+pub const CLASSICAL_UNIT: f32 = 1000.0;
+pub const CLASSICAL_LIMIT: f32 = 8.0;
 /// Codebook units per 1.0: a point's clipped value lies in `0..=ONE`.
 pub const ONE: i32 = 256;
 /// Codebook entries are kept within this, in units of 1.0, so that four rows summed
@@ -26,11 +33,14 @@ pub const MAX_SCORE: i32 = 20_000;
 /// once a node; the codebook is the hot part).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
-    /// `HIDDEN` rows of `INPUTS`.
+    /// `INPUTS` rows of `HIDDEN`: input by input, so that the forward pass adds whole
+    /// rows and vectorises.
     pub hidden_weights: Vec<f32>,
     pub hidden_bias: Vec<f32>,
     pub output_weights: Vec<f32>,
     pub output_bias: f32,
+    /// Logit per unit of the classical input, added to the output.
+    pub classical_weight: f32,
 }
 
 impl Head {
@@ -40,27 +50,34 @@ impl Head {
             hidden_bias: vec![0.0; HIDDEN],
             output_weights: vec![0.0; HIDDEN],
             output_bias: 0.0,
+            classical_weight: 0.0,
         }
     }
 
     /// The win logit of `inputs`; `hidden` receives the rectified hidden layer.
     pub fn forward(&self, inputs: &[f32; INPUTS], hidden: &mut [f32; HIDDEN]) -> f32 {
-        let mut logit = self.output_bias;
-        for (j, row) in self.hidden_weights.chunks_exact(INPUTS).enumerate() {
-            let sum: f32 = row.iter().zip(inputs).map(|(w, x)| w * x).sum();
-            hidden[j] = (sum + self.hidden_bias[j]).max(0.0);
-            logit += self.output_weights[j] * hidden[j];
+        hidden.copy_from_slice(&self.hidden_bias);
+        for (row, &x) in self.hidden_weights.chunks_exact(HIDDEN).zip(inputs) {
+            for (h, &w) in hidden.iter_mut().zip(row) {
+                *h += x * w;
+            }
+        }
+        let mut logit = self.output_bias + self.classical_weight * inputs[CLASSICAL_INPUT];
+        for (h, &w) in hidden.iter_mut().zip(&self.output_weights) {
+            *h = h.max(0.0);
+            logit += w * *h;
         }
         logit
     }
 }
 
 /// The head's inputs from the two views' board sums, in units of 1.0 (the side to
-/// move's view first).
+/// move's view first), and the classical score.
 pub fn head_inputs(
     own: impl Fn(usize) -> f32,
     other: impl Fn(usize) -> f32,
     black_to_move: bool,
+    classical: i32,
 ) -> [f32; INPUTS] {
     let mut inputs = [0.0; INPUTS];
     for i in 0..DIM {
@@ -68,6 +85,8 @@ pub fn head_inputs(
         inputs[DIM + i] = other(i) / SUM_DIVISOR;
     }
     inputs[2 * DIM] = f32::from(u8::from(black_to_move));
+    inputs[CLASSICAL_INPUT] =
+        (classical as f32 / CLASSICAL_UNIT).clamp(-CLASSICAL_LIMIT, CLASSICAL_LIMIT);
     inputs
 }
 

@@ -23,6 +23,7 @@ fn random_network(rule: Rule, seed: u64) -> Network {
         hidden_bias: uniform(HIDDEN),
         output_weights: uniform(HIDDEN),
         output_bias: 0.25,
+        classical_weight: 0.4,
     };
     Network::quantised(rule, 300.0, &codebook, head)
 }

@@ -8,6 +8,7 @@ use super::parse::{self, Command};
 use super::session::{Output, Session};
 use super::task::TaskResult;
 use crate::board::Pos;
+use crate::net::Network;
 use crate::search::{Progress, Reporter, RootEvent, RootEventKind};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -176,12 +177,17 @@ impl Worker {
 }
 
 /// Runs the protocol on `input` and `output` until END, or until the input has ended and
-/// every command read before its end has been answered.
-pub fn run(input: impl BufRead + Send + 'static, mut output: impl Write) -> std::io::Result<()> {
+/// every command read before its end has been answered. `networks` score the positions
+/// of their rules until `INFO evalfile` says otherwise.
+pub fn run(
+    input: impl BufRead + Send + 'static,
+    mut output: impl Write,
+    networks: Vec<Arc<Network>>,
+) -> std::io::Result<()> {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     thread::spawn(move || read_lines(input, reader_events));
-    let mut session = Session::new();
+    let mut session = Session::with_networks(networks);
     let mut worker: Option<Worker> = None;
     let mut queued: VecDeque<String> = VecDeque::new();
     let mut input_ended = false;
@@ -378,7 +384,7 @@ mod tests {
     fn moves_come_from_the_reader_in_every_line_ending() {
         let input = b"start 15\r\nABOUT\rINFO timeout_turn 50\n\n  TURN 7,7  \r\n".to_vec();
         let mut output = Vec::new();
-        run(std::io::Cursor::new(input), &mut output).unwrap();
+        run(std::io::Cursor::new(input), &mut output, Vec::new()).unwrap();
         let text = String::from_utf8(output).unwrap();
         let answers: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
         assert_eq!(answers.len(), 3, "{text}");

@@ -65,6 +65,8 @@ pub enum Info {
     DatabaseReadonly(bool),
     CautionFactor(i64),
     ShowDetail(i64),
+    /// A weights file whose network scores positions of its rule, or `classical`.
+    EvalFile(String),
     /// `evaluate` and keys we do not know: accepted and ignored.
     Ignored,
 }
@@ -383,6 +385,12 @@ fn info(text: &str) -> Result<Info, ParseError> {
         "database_readonly" => Info::DatabaseReadonly(bounded(value, 1)? == 1),
         "caution_factor" => Info::CautionFactor(int(value)?),
         "show_detail" => Info::ShowDetail(int(value)?),
+        "evalfile" if value.is_empty() => {
+            return Err(malformed(
+                "INFO evalfile needs a weights file, or 'classical' for the classical evaluation",
+            ));
+        }
+        "evalfile" => Info::EvalFile(value.to_string()),
         _ => Info::Ignored,
     })
 }

@@ -9,6 +9,7 @@ use super::setup::{empty_point, set_up_position, set_up_swap2};
 use super::task::{Task, TaskResult};
 use crate::board::{Board, Color, MAX_SIZE, MIN_SIZE, Pos};
 use crate::logging;
+use crate::net::{self, Network};
 use crate::opening::Swap2Answer;
 use crate::rules::{self, Rule, RuleSetting};
 use crate::search::{self, Engine, Limits, ScoredMove};
@@ -138,6 +139,15 @@ pub struct Session {
 impl Session {
     pub fn new() -> Session {
         Session::default()
+    }
+
+    /// A session whose engine scores the positions of each network's rule with it.
+    pub fn with_networks(networks: Vec<Arc<Network>>) -> Session {
+        let session = Session::default();
+        for network in networks {
+            session.engine().set_network(network);
+        }
+        session
     }
 
     pub fn settings(&self) -> &Settings {
@@ -482,6 +492,21 @@ impl Session {
             Info::DatabaseReadonly(on) => return answered(self.database.set_readonly(on)),
             Info::CautionFactor(value) => settings.caution_factor = value,
             Info::ShowDetail(value) => settings.show_detail = value,
+            Info::EvalFile(file) if file.eq_ignore_ascii_case("classical") => {
+                self.engine().clear_networks();
+                log::info!("classical evaluation for every rule");
+            }
+            Info::EvalFile(file) => match net::file::load(Path::new(&file)) {
+                Ok(network) => {
+                    log::info!("{file}: the network for {:?}", network.rule);
+                    self.engine().set_network(Arc::new(network));
+                }
+                Err(error) => {
+                    return Output::error(format!(
+                        "INFO evalfile: {error:#}; the evaluation is unchanged"
+                    ));
+                }
+            },
             Info::Ignored => {}
         }
         Output::default()

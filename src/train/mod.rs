@@ -14,14 +14,16 @@
 
 pub mod model;
 
-use crate::board::Board;
+use crate::board::{Board, Pos};
 use crate::eval;
+use crate::net::Accumulator;
 use crate::net::Network;
 use crate::selfplay::Game;
 use model::{Activations, Model};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use std::sync::Arc;
 
 /// Games replayed side by side: a batch's samples.
 pub const STREAMS: usize = 256;
@@ -72,6 +74,8 @@ pub struct Trained {
     pub scale: f64,
     /// The classical evaluation on the held-out samples, at its own best scale.
     pub classical: Fit,
+    /// Search units per logit that best fit the classical evaluation to the held-out targets.
+    pub classical_scale: f64,
     pub epochs: Vec<Epoch>,
 }
 
@@ -114,8 +118,9 @@ fn fit_scale(pairs: &[(i32, f32)]) -> f64 {
     })
 }
 
-/// The classical evaluation's fit to the held-out samples, at its best scale.
-fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Result<Fit> {
+/// The classical evaluation's fit to the held-out samples at its best scale, and that
+/// scale.
+fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Result<(Fit, f64)> {
     let mut samples = Vec::new();
     for game in games {
         game.replay(|board, sample| {
@@ -131,7 +136,7 @@ fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Resu
         )
     };
     let best = crate::tune::best_scale(|s| fit_at(s).loss);
-    Ok(fit_at(best))
+    Ok((fit_at(best), best))
 }
 
 /// The fit of (logit, target, result) triples.
@@ -182,6 +187,89 @@ fn validate(model: &Model, games: &[Game], scale: f64, options: &Options) -> any
         all.extend(part?);
     }
     Ok(fit_of(all.into_iter()))
+}
+
+/// A static evaluation as [`one_ply_agreement`] drives it.
+pub trait Scorer {
+    /// A new position.
+    fn start(&mut self, board: &Board);
+    /// A stone was placed on or lifted from `pos`.
+    fn changed(&mut self, board: &Board, pos: Pos);
+    /// The score for the side to move.
+    fn score(&self, board: &Board) -> i32;
+}
+
+/// The classical evaluation, which reads the board's own counts.
+pub struct Classical;
+
+impl Scorer for Classical {
+    fn start(&mut self, _: &Board) {}
+    fn changed(&mut self, _: &Board, _: Pos) {}
+    fn score(&self, board: &Board) -> i32 {
+        eval::evaluate(board)
+    }
+}
+
+/// A network, its sums kept as the engine keeps them.
+pub struct NetworkScorer {
+    network: Arc<Network>,
+    accumulator: Option<Accumulator>,
+}
+
+impl NetworkScorer {
+    pub fn new(network: Arc<Network>) -> NetworkScorer {
+        NetworkScorer {
+            network,
+            accumulator: None,
+        }
+    }
+}
+
+impl Scorer for NetworkScorer {
+    fn start(&mut self, board: &Board) {
+        self.accumulator = Some(Accumulator::new(self.network.clone(), board));
+    }
+    fn changed(&mut self, board: &Board, pos: Pos) {
+        if let Some(accumulator) = &mut self.accumulator {
+            accumulator.update(board, pos);
+        }
+    }
+    fn score(&self, board: &Board) -> i32 {
+        self.accumulator.as_ref().map_or(0, |a| a.evaluate(board))
+    }
+}
+
+/// How often the move a one-ply search picks with `scorer` (the lowest score for the
+/// opponent after the move, among the legal points near stones) is the move the game
+/// went on with: a cheap view of what a search gets from an evaluation, which the loss
+/// does not show (it scores positions; a search compares siblings).
+pub fn one_ply_agreement(games: &[Game], scorer: &mut dyn Scorer) -> anyhow::Result<f64> {
+    let (mut agreed, mut total) = (0usize, 0usize);
+    for game in games {
+        game.replay(|board, sample| {
+            let mut board = board.clone();
+            scorer.start(&board);
+            let me = board.to_move();
+            let candidates: Vec<Pos> = board.empty_near_stones().iter().collect();
+            let mut best: Option<(i32, Pos)> = None;
+            for pos in candidates {
+                if !crate::rules::is_legal(&mut board, pos, me) {
+                    continue;
+                }
+                board.play(pos);
+                scorer.changed(&board, pos);
+                let score = scorer.score(&board);
+                board.undo();
+                scorer.changed(&board, pos);
+                if best.is_none_or(|(b, _)| score < b) {
+                    best = Some((score, pos));
+                }
+            }
+            total += 1;
+            agreed += usize::from(best.is_some_and(|(_, pos)| pos == sample.played));
+        })?;
+    }
+    Ok(agreed as f64 / total.max(1) as f64)
 }
 
 /// One game being replayed for training.
@@ -248,15 +336,17 @@ impl Stream {
     }
 }
 
-/// The summed gradient and loss of the samples at `streams`' positions.
+/// The summed gradient of the samples at `streams`' positions, into `gradient`, and
+/// their summed loss.
 fn part_gradient(
     model: &Model,
     streams: &[Stream],
     training: &[Game],
     scale: f64,
     options: &Options,
-) -> (Model, f64) {
-    let mut gradient = Model::zeroed();
+    gradient: &mut Model,
+) -> f64 {
+    gradient.fill_zero();
     let mut activations = Activations::default();
     let mut loss = 0.0;
     for stream in streams {
@@ -266,9 +356,9 @@ fn part_gradient(
         let p = sigmoid(f64::from(logit));
         loss += cross_entropy(p, f64::from(target));
         let d_logit = (p as f32 - target) / STREAMS as f32;
-        model.backward(&activations, d_logit, &mut gradient);
+        model.backward(&activations, d_logit, gradient);
     }
-    (gradient, loss)
+    loss
 }
 
 /// Fits a network to `games` (all of one rule), calling `on_epoch` after each pass.
@@ -299,11 +389,14 @@ pub fn run(
     let training_pairs = scores_and_results(&training)?;
     let validation_samples = scores_and_results(&validation)?.len();
     let scale = fit_scale(&training_pairs);
-    let classical = classical_fit(&validation, scale, options.result_weight)?;
+    let (classical, classical_scale) = classical_fit(&validation, scale, options.result_weight)?;
 
     let mut model = match &options.start {
         Some(net) => Model::from_network(net),
-        None => Model::random(options.seed),
+        None => Model::random(
+            options.seed,
+            crate::net::CLASSICAL_UNIT / classical_scale as f32,
+        ),
     };
     let mut flat = model.to_flat();
     let mut adam = crate::adam::Adam::new(flat.len(), options.rate);
@@ -330,6 +423,8 @@ pub fn run(
         .collect();
     let threads = options.threads.max(1);
     let mut epochs = Vec::new();
+    // Kept from step to step: allocating them anew cost a tenth of the time in page faults.
+    let mut part_gradients: Vec<Model> = (0..GRADIENT_PARTS).map(|_| Model::zeroed()).collect();
     for number in 1..=options.epochs {
         let started = std::time::Instant::now();
         let mut loss_sum = 0.0;
@@ -340,19 +435,22 @@ pub fn run(
                 stream.advance_to_sample(&training, &mut schedule);
             }
             let parts: Vec<&[Stream]> = streams.chunks(STREAMS / GRADIENT_PARTS).collect();
-            let mut sums: Vec<(usize, Model, f64)> = std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..threads.min(GRADIENT_PARTS))
-                    .map(|first| {
+            let per_thread = GRADIENT_PARTS.div_ceil(threads);
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = part_gradients
+                    .chunks_mut(per_thread)
+                    .enumerate()
+                    .map(|(t, gradients)| {
                         let (model, training, parts) = (&model, &training, &parts);
                         scope.spawn(move || {
-                            (first..GRADIENT_PARTS)
-                                .step_by(threads)
-                                .map(|part| {
-                                    let (gradient, loss) =
-                                        part_gradient(model, parts[part], training, scale, options);
-                                    (part, gradient, loss)
-                                })
-                                .collect::<Vec<_>>()
+                            let mut losses = Vec::new();
+                            for (k, gradient) in gradients.iter_mut().enumerate() {
+                                let streams = parts[t * per_thread + k];
+                                losses.push(part_gradient(
+                                    model, streams, training, scale, options, gradient,
+                                ));
+                            }
+                            losses
                         })
                     })
                     .collect();
@@ -361,11 +459,10 @@ pub fn run(
                     .flat_map(|h| h.join().expect("a training thread"))
                     .collect()
             });
-            sums.sort_by_key(|(part, _, _)| *part);
+            loss_sum += losses.iter().sum::<f64>();
             let mut gradient = Model::zeroed();
-            for (_, part, loss) in &sums {
+            for part in &part_gradients {
                 gradient.add(part);
-                loss_sum += loss;
             }
             adam.step(&mut flat, &gradient.to_flat());
             model = Model::from_flat(&flat);
@@ -388,6 +485,7 @@ pub fn run(
         validation_samples,
         scale,
         classical,
+        classical_scale,
         epochs,
     })
 }

@@ -30,8 +30,10 @@ pub struct Activations {
 }
 
 impl Model {
-    /// Small random weights: every point starts inside the codebook's linear range.
-    pub fn random(seed: u64) -> Model {
+    /// Small random weights, every point inside the codebook's linear range, and the
+    /// classical score's weight `classical_weight`: the model starts close to the
+    /// classical evaluation.
+    pub fn random(seed: u64, classical_weight: f32) -> Model {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut uniform = |low: f32, high: f32, n: usize| -> Vec<f32> {
             (0..n).map(|_| rng.random_range(low..high)).collect()
@@ -39,7 +41,7 @@ impl Model {
         let bound = 1.0 / (INPUTS as f32).sqrt();
         let codebook = uniform(-0.05, 0.2, FEATURES * DIM);
         let hidden_weights = uniform(-bound, bound, HIDDEN * INPUTS);
-        let output_weights = uniform(-0.3, 0.3, HIDDEN);
+        let output_weights = uniform(-0.05, 0.05, HIDDEN);
         Model {
             codebook,
             head: Head {
@@ -47,6 +49,7 @@ impl Model {
                 hidden_bias: vec![0.1; HIDDEN],
                 output_weights,
                 output_bias: 0.0,
+                classical_weight,
             },
         }
     }
@@ -93,7 +96,12 @@ impl Model {
                 activations.points.push(PointView { view, classes, sum });
             }
         }
-        let inputs = head_inputs(|k| totals[0][k], |k| totals[1][k], me == Color::Black);
+        let inputs = head_inputs(
+            |k| totals[0][k],
+            |k| totals[1][k],
+            me == Color::Black,
+            crate::eval::evaluate(board),
+        );
         let logit = self.head.forward(&inputs, &mut activations.hidden);
         activations.inputs = inputs.to_vec();
         logit
@@ -104,20 +112,30 @@ impl Model {
     pub fn backward(&self, activations: &Activations, d_logit: f32, gradient: &mut Model) {
         let (head, grad) = (&self.head, &mut gradient.head);
         grad.output_bias += d_logit;
-        let mut d_inputs = [0.0f32; INPUTS];
-        for j in 0..HIDDEN {
+        grad.classical_weight += d_logit * activations.inputs[crate::net::CLASSICAL_INPUT];
+        let d_hidden: [f32; HIDDEN] = std::array::from_fn(|j| {
             let hidden = activations.hidden[j];
             grad.output_weights[j] += d_logit * hidden;
-            if hidden <= 0.0 {
-                continue;
+            if hidden > 0.0 {
+                d_logit * head.output_weights[j]
+            } else {
+                0.0
             }
-            let d_hidden = d_logit * head.output_weights[j];
-            grad.hidden_bias[j] += d_hidden;
-            let row = &head.hidden_weights[j * INPUTS..][..INPUTS];
-            let grad_row = &mut grad.hidden_weights[j * INPUTS..][..INPUTS];
-            for i in 0..INPUTS {
-                grad_row[i] += d_hidden * activations.inputs[i];
-                d_inputs[i] += d_hidden * row[i];
+        });
+        for (g, d) in grad.hidden_bias.iter_mut().zip(&d_hidden) {
+            *g += d;
+        }
+        let mut d_inputs = [0.0f32; INPUTS];
+        let rows = head.hidden_weights.chunks_exact(HIDDEN);
+        let grad_rows = grad.hidden_weights.chunks_exact_mut(HIDDEN);
+        for (((row, grad_row), &x), d_input) in rows
+            .zip(grad_rows)
+            .zip(&activations.inputs)
+            .zip(&mut d_inputs)
+        {
+            for ((g, &w), &d) in grad_row.iter_mut().zip(row).zip(&d_hidden) {
+                *g += d * x;
+                *d_input += d * w;
             }
         }
         let d_totals: [[f32; DIM]; 2] = std::array::from_fn(|view| {
@@ -145,7 +163,7 @@ impl Model {
             .chain(&head.hidden_weights)
             .chain(&head.hidden_bias)
             .chain(&head.output_weights)
-            .chain(std::iter::once(&head.output_bias))
+            .chain([&head.output_bias, &head.classical_weight])
             .map(|&v| f64::from(v))
             .collect()
     }
@@ -159,6 +177,7 @@ impl Model {
         let hidden_bias = take(HIDDEN);
         let output_weights = take(HIDDEN);
         let output_bias = take(1)[0];
+        let classical_weight = take(1)[0];
         Model {
             codebook,
             head: Head {
@@ -166,6 +185,7 @@ impl Model {
                 hidden_bias,
                 output_weights,
                 output_bias,
+                classical_weight,
             },
         }
     }
@@ -176,6 +196,21 @@ impl Model {
             codebook: vec![0.0; FEATURES * DIM],
             head: Head::zeroed(),
         }
+    }
+
+    /// Sets every weight to zero.
+    pub fn fill_zero(&mut self) {
+        let head = &mut self.head;
+        for weights in [
+            &mut self.codebook,
+            &mut head.hidden_weights,
+            &mut head.hidden_bias,
+            &mut head.output_weights,
+        ] {
+            weights.fill(0.0);
+        }
+        head.output_bias = 0.0;
+        head.classical_weight = 0.0;
     }
 
     /// Adds `other` to this model, weight by weight.
@@ -192,6 +227,7 @@ impl Model {
             }
         }
         self.head.output_bias += other.head.output_bias;
+        self.head.classical_weight += other.head.classical_weight;
     }
 }
 
@@ -220,7 +256,7 @@ mod tests {
 
     #[test]
     fn the_engine_s_score_is_the_trainer_s_within_the_rounding_of_the_codebook() {
-        let model = Model::random(5);
+        let model = Model::random(5, 0.5);
         let net = Arc::new(model.to_network(Rule::Freestyle, 400.0));
         let mut activations = Activations::default();
         let (mut largest_gap, mut logits) = (0.0f32, Vec::new());
@@ -241,7 +277,7 @@ mod tests {
 
     #[test]
     fn the_gradient_is_the_slope_of_the_logit() {
-        let model = Model::random(9);
+        let model = Model::random(9, 0.5);
         let board = positions().swap_remove(7);
         let mut activations = Activations::default();
         model.forward(&board, &mut activations);
