@@ -6,6 +6,13 @@
 //! point's sum by the difference of two rows, and the board sum by the difference of
 //! the point's clipped values. Integer arithmetic, so an update and its reverse cancel
 //! exactly and the sums always equal those recomputed from the board.
+//!
+//! Updates wait until a score is asked for: a search takes back many moves whose
+//! position it never scores (a table cut, a threat search's answer), and a move taken
+//! back before its update costs nothing. Waiting moves are brought in against the board
+//! as it is then, which already holds them all: a point a later stone covered is
+//! skipped and then leaves the sums with the value they hold for it, so the result is
+//! the same as updating move by move.
 
 use super::network::{DIM, HIDDEN, Network, ONE, head_inputs};
 use crate::board::{Board, Color, POINTS, Pos};
@@ -24,10 +31,16 @@ pub struct Accumulator {
     sums: Vec<[Row; 2]>,
     /// Per colour, the clipped sums of all empty points.
     totals: [[i32; DIM]; 2],
+    /// Stones placed since the sums were last brought up to date, oldest first.
+    waiting: Vec<Pos>,
 }
 
 fn clipped(value: i16) -> i32 {
     i32::from(value).clamp(0, ONE)
+}
+
+fn clipped16(value: i16) -> i16 {
+    value.clamp(0, ONE as i16)
 }
 
 fn add_clipped(total: &mut [i32; DIM], row: &Row, sign: i32) {
@@ -44,6 +57,7 @@ impl Accumulator {
             classes: vec![[[0; 4]; 2]; POINTS],
             sums: vec![[[0; DIM]; 2]; POINTS],
             totals: [[0; DIM]; 2],
+            waiting: Vec::new(),
         };
         for pos in board.empty_points() {
             accumulator.read_point(board, pos);
@@ -73,8 +87,9 @@ impl Accumulator {
         }
     }
 
-    /// Moves the empty `pos`'s sums to the classes of its new key along `d`.
-    fn reread_line(&mut self, pos: Pos, d: usize, key: u32) {
+    /// Moves the empty `pos`'s sums to the classes of its new key along `d`, and adds
+    /// the change of its clipped values to `change`.
+    fn reread_line(&mut self, pos: Pos, d: usize, key: u32, change: &mut [Row; 2]) {
         let i = pos.index();
         for (c, class) in features(key).into_iter().enumerate() {
             let old = self.classes[i][c][d];
@@ -85,18 +100,42 @@ impl Accumulator {
             let new_row = &self.net.codebook[usize::from(class)];
             let old_row = &self.net.codebook[usize::from(old)];
             let sum = &mut self.sums[i][c];
-            let total = &mut self.totals[c];
             for k in 0..DIM {
                 let before = sum[k];
                 let after = before + new_row[k] - old_row[k];
                 sum[k] = after;
-                total[k] += clipped(after) - clipped(before);
+                change[c][k] += clipped16(after) - clipped16(before);
             }
         }
     }
 
+    /// A stone was placed on `pos`.
+    pub fn placed(&mut self, pos: Pos) {
+        self.waiting.push(pos);
+    }
+
+    /// The stone on `pos`, the last placed, was lifted; `board` is without it.
+    pub fn lifted(&mut self, board: &Board, pos: Pos) {
+        match self.waiting.pop() {
+            Some(waiting) => debug_assert_eq!(waiting, pos, "lifted in another order"),
+            None => self.update(board, pos),
+        }
+    }
+
+    /// Brings in the waiting stones.
+    fn catch_up(&mut self, board: &Board) {
+        for i in 0..self.waiting.len() {
+            self.update(board, self.waiting[i]);
+        }
+        self.waiting.clear();
+    }
+
     /// Brings the sums up to date after a stone was placed on or lifted from `pos`.
-    pub fn update(&mut self, board: &Board, pos: Pos) {
+    ///
+    /// The points' changes are summed in 16 bits, which vectorises twice as wide as
+    /// 32, and added to the totals once: at most `1 + 8 * REACH` points change, each
+    /// by at most `ONE`, well inside an `i16`.
+    fn update(&mut self, board: &Board, pos: Pos) {
         if board.is_empty(pos) {
             self.read_point(board, pos);
         } else {
@@ -104,19 +143,29 @@ impl Accumulator {
                 add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
             }
         }
+        let mut change = [[0i16; DIM]; 2];
         for d in 0..4 {
-            board.empty_points_along(pos, d, REACH, |near, key| self.reread_line(near, d, key));
+            board.empty_points_along(pos, d, REACH, |near, key| {
+                self.reread_line(near, d, key, &mut change)
+            });
+        }
+        for (total, change) in self.totals.iter_mut().zip(&change) {
+            for (t, &v) in total.iter_mut().zip(change) {
+                *t += i32::from(v);
+            }
         }
     }
 
     /// The network's score of `board` (whose stones these sums follow) for the side
     /// to move, in the search's units.
-    pub fn evaluate(&self, board: &Board) -> i32 {
-        self.net.score(self.logit(board))
+    pub fn evaluate(&mut self, board: &Board) -> i32 {
+        let logit = self.logit(board);
+        self.net.score(logit)
     }
 
     /// The network's win logit for the side to move.
-    pub fn logit(&self, board: &Board) -> f32 {
+    pub fn logit(&mut self, board: &Board) -> f32 {
+        self.catch_up(board);
         let me = board.to_move();
         let (own, other) = (
             &self.totals[me.index()],
@@ -134,7 +183,8 @@ impl Accumulator {
 
     /// The totals, for tests that compare them with a fresh computation.
     #[cfg(test)]
-    pub(super) fn totals(&self) -> &[[i32; DIM]; 2] {
-        &self.totals
+    pub(super) fn totals(&mut self, board: &Board) -> [[i32; DIM]; 2] {
+        self.catch_up(board);
+        self.totals
     }
 }

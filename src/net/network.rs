@@ -5,7 +5,7 @@ use crate::board::Rule;
 use crate::features::FEATURES;
 
 /// Width of a codebook row: numbers per point and view.
-pub const DIM: usize = 32;
+pub const DIM: usize = 16;
 /// Rectifiers in the head's hidden layer.
 pub const HIDDEN: usize = 32;
 /// The head's inputs: both views' board sums, 1 when Black is to move (renju's sides

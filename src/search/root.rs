@@ -117,7 +117,8 @@ impl Search<'_> {
             return Err(Vec::new());
         }
         if moves.len() == 1 && count == 1 {
-            return Err(self.immediate(reporter, moves[0], self.evaluate()));
+            let score = self.evaluate();
+            return Err(self.immediate(reporter, moves[0], score));
         }
         if count == 1
             && let Some(win) = self.root_vcf()

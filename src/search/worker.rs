@@ -138,7 +138,7 @@ impl<'a> Search<'a> {
     pub(super) fn play(&mut self, pos: Pos) {
         self.board.play(pos);
         if let Some(accumulator) = &mut self.accumulator {
-            accumulator.update(&self.board, pos);
+            accumulator.placed(pos);
         }
     }
 
@@ -146,13 +146,13 @@ impl<'a> Search<'a> {
     pub(super) fn undo(&mut self) {
         let last = self.board.undo();
         if let (Some(accumulator), Some(last)) = (&mut self.accumulator, last) {
-            accumulator.update(&self.board, last.pos);
+            accumulator.lifted(&self.board, last.pos);
         }
     }
 
     /// The static score of the position for the side to move.
-    pub(super) fn evaluate(&self) -> i32 {
-        match &self.accumulator {
+    pub(super) fn evaluate(&mut self) -> i32 {
+        match &mut self.accumulator {
             Some(accumulator) => accumulator.evaluate(&self.board),
             None => eval::evaluate(&self.board),
         }

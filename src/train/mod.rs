@@ -193,10 +193,12 @@ fn validate(model: &Model, games: &[Game], scale: f64, options: &Options) -> any
 pub trait Scorer {
     /// A new position.
     fn start(&mut self, board: &Board);
-    /// A stone was placed on or lifted from `pos`.
-    fn changed(&mut self, board: &Board, pos: Pos);
+    /// A stone was placed on `pos`.
+    fn placed(&mut self, board: &Board, pos: Pos);
+    /// The stone on `pos` was lifted.
+    fn lifted(&mut self, board: &Board, pos: Pos);
     /// The score for the side to move.
-    fn score(&self, board: &Board) -> i32;
+    fn score(&mut self, board: &Board) -> i32;
 }
 
 /// The classical evaluation, which reads the board's own counts.
@@ -204,8 +206,9 @@ pub struct Classical;
 
 impl Scorer for Classical {
     fn start(&mut self, _: &Board) {}
-    fn changed(&mut self, _: &Board, _: Pos) {}
-    fn score(&self, board: &Board) -> i32 {
+    fn placed(&mut self, _: &Board, _: Pos) {}
+    fn lifted(&mut self, _: &Board, _: Pos) {}
+    fn score(&mut self, board: &Board) -> i32 {
         eval::evaluate(board)
     }
 }
@@ -229,13 +232,18 @@ impl Scorer for NetworkScorer {
     fn start(&mut self, board: &Board) {
         self.accumulator = Some(Accumulator::new(self.network.clone(), board));
     }
-    fn changed(&mut self, board: &Board, pos: Pos) {
+    fn placed(&mut self, _: &Board, pos: Pos) {
         if let Some(accumulator) = &mut self.accumulator {
-            accumulator.update(board, pos);
+            accumulator.placed(pos);
         }
     }
-    fn score(&self, board: &Board) -> i32 {
-        self.accumulator.as_ref().map_or(0, |a| a.evaluate(board))
+    fn lifted(&mut self, board: &Board, pos: Pos) {
+        if let Some(accumulator) = &mut self.accumulator {
+            accumulator.lifted(board, pos);
+        }
+    }
+    fn score(&mut self, board: &Board) -> i32 {
+        self.accumulator.as_mut().map_or(0, |a| a.evaluate(board))
     }
 }
 
@@ -257,10 +265,10 @@ pub fn one_ply_agreement(games: &[Game], scorer: &mut dyn Scorer) -> anyhow::Res
                     continue;
                 }
                 board.play(pos);
-                scorer.changed(&board, pos);
+                scorer.placed(&board, pos);
                 let score = scorer.score(&board);
                 board.undo();
-                scorer.changed(&board, pos);
+                scorer.lifted(&board, pos);
                 if best.is_none_or(|(b, _)| score < b) {
                     best = Some((score, pos));
                 }
