@@ -65,10 +65,6 @@ impl Accumulator {
         accumulator
     }
 
-    pub fn network(&self) -> &Arc<Network> {
-        &self.net
-    }
-
     /// Reads every line of the empty `pos` and adds the point to the totals.
     fn read_point(&mut self, board: &Board, pos: Pos) {
         let i = pos.index();

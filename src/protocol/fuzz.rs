@@ -42,7 +42,7 @@ const WORDS: [&str; 33] = [
     "3,4,1",
     "-1,5",
 ];
-const INFO_KEYS: [&str; 13] = [
+const INFO_KEYS: [&str; 14] = [
     "timeout_turn",
     "timeout_match",
     "time_left",
@@ -56,6 +56,7 @@ const INFO_KEYS: [&str; 13] = [
     "max_node",
     "pondering",
     "evaluate",
+    "evalfile",
 ];
 
 fn number(rng: &mut StdRng) -> String {

@@ -18,7 +18,9 @@ use crate::board::{Board, Pos};
 use crate::eval;
 use crate::net::Accumulator;
 use crate::net::Network;
-use crate::selfplay::Game;
+use crate::search::ordering::threatened;
+use crate::search::is_mate;
+use crate::selfplay::{Game, Sample};
 use model::{Activations, Model};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -94,11 +96,28 @@ fn cross_entropy(p: f64, target: f64) -> f64 {
     -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
 }
 
-/// Every sample's score and result, for fitting the scale.
+/// Whether a sample is one the trainer fits: a position the search scores with the
+/// evaluation (no five to make or stop, no unstoppable four against the side to move)
+/// and whose search score is not a proven result, which the evaluation is never asked
+/// for and which would teach it the threat search's work.
+fn is_fitted(board: &Board, score: i32) -> bool {
+    !threatened(board) && !is_mate(score)
+}
+
+/// Replays `game` and shows `visit` the samples the trainer fits.
+fn replay_fitted(game: &Game, mut visit: impl FnMut(&Board, &Sample)) -> anyhow::Result<()> {
+    game.replay(|board, sample| {
+        if is_fitted(board, sample.score) {
+            visit(board, sample);
+        }
+    })
+}
+
+/// Every fitted sample's score and result, for fitting the scale.
 fn scores_and_results(games: &[Game]) -> anyhow::Result<Vec<(i32, f32)>> {
     let mut samples = Vec::new();
     for game in games {
-        game.replay(|_, sample| samples.push((sample.score, sample.result)))?;
+        replay_fitted(game, |_, sample| samples.push((sample.score, sample.result)))?;
     }
     Ok(samples)
 }
@@ -123,7 +142,7 @@ fn fit_scale(pairs: &[(i32, f32)]) -> f64 {
 fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Result<(Fit, f64)> {
     let mut samples = Vec::new();
     for game in games {
-        game.replay(|board, sample| {
+        replay_fitted(game, |board, sample| {
             let target = target(sample.score, sample.result, scale, result_weight);
             samples.push((eval::evaluate(board), target, sample.result));
         })?;
@@ -166,7 +185,7 @@ fn validate(model: &Model, games: &[Game], scale: f64, options: &Options) -> any
                     let mut activations = Activations::default();
                     let mut triples = Vec::new();
                     for game in part {
-                        game.replay(|board, sample| {
+                        replay_fitted(game, |board, sample| {
                             let logit = model.forward(board, &mut activations);
                             let target =
                                 target(sample.score, sample.result, scale, options.result_weight);
@@ -254,7 +273,7 @@ impl Scorer for NetworkScorer {
 pub fn one_ply_agreement(games: &[Game], scorer: &mut dyn Scorer) -> anyhow::Result<f64> {
     let (mut agreed, mut total) = (0usize, 0usize);
     for game in games {
-        game.replay(|board, sample| {
+        replay_fitted(game, |board, sample| {
             let mut board = board.clone();
             scorer.start(&board);
             let me = board.to_move();
@@ -320,7 +339,7 @@ impl Stream {
                 self.ply = 0;
                 continue;
             }
-            if self.ply >= game.opening {
+            if self.ply >= game.opening && is_fitted(&self.board, game.moves[self.ply].1) {
                 return;
             }
             self.play(games);
@@ -545,7 +564,9 @@ mod tests {
             last.training_loss < first.training_loss - 0.02,
             "{first:?} -> {last:?}"
         );
-        assert_eq!(one.training_samples + one.validation_samples, 666);
+        // Of the 666 positions before a searched move, those neither threatened nor
+        // proven.
+        assert_eq!(one.training_samples + one.validation_samples, 413);
         let three = run(&games, &options(3), &mut |_| {}).expect("trains");
         assert!(
             one.network == three.network,
