@@ -163,7 +163,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "X", default_value_t = 0.002)]
     pub rate: f64,
     /// Weight of the game's result in the target, 0 to 1 (the search's score has the rest)
-    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = parse_fraction)]
+    #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = parse_fraction)]
     pub result_weight: f32,
     /// Hold out every Nth game to measure the fit
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
@@ -180,8 +180,13 @@ pub struct TrainArgs {
     /// Weights file to write (the format is in `src/net/file.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Write, instead of training, the control network of this rule: its score is
+    /// exactly the classical evaluation's, at a network's cost in speed (the opponent
+    /// that tells what a trained network's weights are worth)
+    #[arg(long, value_name = "RULE", value_parser = parse_rule, conflicts_with_all = ["files", "start"])]
+    pub control: Option<Rule>,
     /// Self-play files (`pbrain-lianzhu selfplay`), all of one rule
-    #[arg(value_name = "FILE", required = true)]
+    #[arg(value_name = "FILE", required_unless_present = "control")]
     pub files: Vec<PathBuf>,
 }
 

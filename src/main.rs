@@ -184,6 +184,14 @@ fn load_networks(args: &cli::EvaluationArgs) -> anyhow::Result<Vec<std::sync::Ar
 }
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    if let Some(rule) = args.control {
+        net::file::save(&net::Network::control(rule), &args.out)?;
+        eprintln!(
+            "wrote the control network for {rule:?} to {}",
+            args.out.display()
+        );
+        return Ok(());
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

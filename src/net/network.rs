@@ -123,6 +123,16 @@ impl Network {
         }
     }
 
+    /// The network whose score is the classical evaluation's, as long as that stays
+    /// within [`CLASSICAL_LIMIT`] thousand: zero weights but the classical skip. It
+    /// costs what any network costs, so a match against it measures a trained
+    /// network's weights alone.
+    pub fn control(rule: Rule) -> Network {
+        let mut head = Head::zeroed();
+        head.classical_weight = 1.0;
+        Network::quantised(rule, CLASSICAL_UNIT, &vec![0.0; FEATURES * DIM], head)
+    }
+
     /// The score of a logit, in the search's units.
     pub fn score(&self, logit: f32) -> i32 {
         ((logit * self.scale).round() as i32).clamp(-MAX_SCORE, MAX_SCORE)

@@ -107,3 +107,22 @@ fn a_network_survives_its_file_and_every_damage_is_refused() {
     assert!(refusal(&shape).contains("codebook width 7"));
     assert!(refusal(b"PK\x03\x04 a zip file").contains("magic"));
 }
+
+#[test]
+fn the_control_network_scores_as_the_classical_evaluation() {
+    let mut board = Board::new(15, 15, Rule::Freestyle);
+    let mut accumulator = Accumulator::new(Arc::new(Network::control(Rule::Freestyle)), &board);
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut scores = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let pos = random_legal_move(&mut board, &mut rng).expect("room on the board");
+        board.play(pos);
+        accumulator.placed(pos);
+        let classical = crate::eval::evaluate(&board);
+        if classical.abs() < 8000 {
+            assert_eq!(accumulator.evaluate(&board), classical, "\n{board}");
+            scores.insert(classical);
+        }
+    }
+    assert!(scores.len() > 10, "{scores:?}");
+}

@@ -18,8 +18,8 @@ use crate::board::{Board, Pos};
 use crate::eval;
 use crate::net::Accumulator;
 use crate::net::Network;
-use crate::search::ordering::threatened;
 use crate::search::is_mate;
+use crate::search::ordering::threatened;
 use crate::selfplay::{Game, Sample};
 use model::{Activations, Model};
 use rand::SeedableRng;
@@ -117,7 +117,9 @@ fn replay_fitted(game: &Game, mut visit: impl FnMut(&Board, &Sample)) -> anyhow:
 fn scores_and_results(games: &[Game]) -> anyhow::Result<Vec<(i32, f32)>> {
     let mut samples = Vec::new();
     for game in games {
-        replay_fitted(game, |_, sample| samples.push((sample.score, sample.result)))?;
+        replay_fitted(game, |_, sample| {
+            samples.push((sample.score, sample.result))
+        })?;
     }
     Ok(samples)
 }
