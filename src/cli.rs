@@ -162,6 +162,13 @@ pub struct TrainArgs {
     /// Adam's step size at the start (it falls linearly to a tenth)
     #[arg(long, value_name = "X", default_value_t = 0.002)]
     pub rate: f64,
+    /// Multiplies the written network's correction to the classical score (0.5: half
+    /// of what fits the samples best, which played better)
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = parse_fraction)]
+    pub correction_scale: f32,
+    /// Weight decay of the codebook and the head's weights, per unit of step size
+    #[arg(long, value_name = "X", default_value_t = 0.0)]
+    pub decay: f64,
     /// Weight of the game's result in the target, 0 to 1 (the search's score has the rest)
     #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = parse_fraction)]
     pub result_weight: f32,

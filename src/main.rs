@@ -208,6 +208,8 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let options = train::Options {
         epochs: args.epochs as usize,
         rate: args.rate,
+        decay: args.decay,
+        correction_scale: args.correction_scale,
         result_weight: args.result_weight,
         hold_out: args.hold_out as usize,
         seed: args.seed,

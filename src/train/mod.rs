@@ -39,6 +39,14 @@ pub struct Options {
     pub epochs: usize,
     /// Adam's step size at the start; it falls linearly to a tenth by the end.
     pub rate: f64,
+    /// Weight decay of the codebook and the head's weights (not the biases, not the
+    /// classical score's weight), per unit of step size: what the samples do not
+    /// hold up shrinks towards the classical evaluation.
+    pub decay: f64,
+    /// The written network's correction to the classical score (its hidden layer's
+    /// part of the logit) is multiplied by this: the correction that fits the
+    /// samples best is too bold for a search (see `docs/experiments.md`).
+    pub correction_scale: f32,
     /// Weight of the game's result in the target; the search's score has the rest.
     pub result_weight: f32,
     /// Every this-many-th game is held out for validation.
@@ -459,7 +467,8 @@ pub fn run(
         let mut loss_sum = 0.0;
         for step in 0..steps_per_epoch {
             let done = ((number - 1) * steps_per_epoch + step) as f64 / total_steps as f64;
-            adam.set_rate(options.rate * (1.0 - 0.9 * done));
+            let adam_rate = options.rate * (1.0 - 0.9 * done);
+            adam.set_rate(adam_rate);
             for stream in &mut streams {
                 stream.advance_to_sample(&training, &mut schedule);
             }
@@ -494,6 +503,10 @@ pub fn run(
                 gradient.add(part);
             }
             adam.step(&mut flat, &gradient.to_flat());
+            let shrink = 1.0 - adam_rate * options.decay;
+            for range in Model::decayed_ranges() {
+                flat[range].iter_mut().for_each(|w| *w *= shrink);
+            }
             model = Model::from_flat(&flat);
             for stream in &mut streams {
                 stream.play(&training);
@@ -509,7 +522,9 @@ pub fn run(
         epochs.push(epoch);
     }
     Ok(Trained {
-        network: model.to_network(rule, scale as f32),
+        network: model
+            .with_correction_scaled(options.correction_scale)
+            .to_network(rule, scale as f32),
         training_samples: training_pairs.len(),
         validation_samples,
         scale,
@@ -549,6 +564,8 @@ mod tests {
         Options {
             epochs: 6,
             rate: 0.01,
+            decay: 0.0,
+            correction_scale: 1.0,
             result_weight: 0.5,
             hold_out: 5,
             seed: 3,

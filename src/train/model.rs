@@ -67,6 +67,19 @@ impl Model {
         }
     }
 
+    /// This model with its hidden layer's part of the logit (the output weights and
+    /// bias: its correction to the classical score) multiplied by `factor`.
+    pub fn with_correction_scaled(&self, factor: f32) -> Model {
+        let mut scaled = self.clone();
+        scaled
+            .head
+            .output_weights
+            .iter_mut()
+            .for_each(|w| *w *= factor);
+        scaled.head.output_bias *= factor;
+        scaled
+    }
+
     /// The engine's network of this model.
     pub fn to_network(&self, rule: crate::board::Rule, scale: f32) -> Network {
         Network::quantised(rule, scale, &self.codebook, self.head.clone())
@@ -166,6 +179,14 @@ impl Model {
             .chain([&head.output_bias, &head.classical_weight])
             .map(|&v| f64::from(v))
             .collect()
+    }
+
+    /// Where the codebook, the hidden weights and the output weights lie in
+    /// [`Model::to_flat`]'s list: the weights that decay.
+    pub fn decayed_ranges() -> [std::ops::Range<usize>; 2] {
+        let hidden_end = FEATURES * DIM + HIDDEN * INPUTS;
+        let output_start = hidden_end + HIDDEN;
+        [0..hidden_end, output_start..output_start + HIDDEN]
     }
 
     /// The model of a list from [`Model::to_flat`].
@@ -273,6 +294,26 @@ mod tests {
             spread > 0.1,
             "the positions' logits barely differ: {spread}"
         );
+    }
+
+    #[test]
+    fn scaling_the_correction_scales_what_the_network_adds_to_the_classical_score() {
+        let model = Model::random(4, 0.5);
+        let logit = |factor: f32, board: &Board| {
+            let scaled = model.with_correction_scaled(factor);
+            scaled.forward(board, &mut Activations::default())
+        };
+        for board in positions().iter().step_by(7) {
+            let (none, half, all) = (logit(0.0, board), logit(0.5, board), logit(1.0, board));
+            let classical = crate::eval::evaluate(board) as f32 / crate::net::CLASSICAL_UNIT;
+            let classical =
+                classical.clamp(-crate::net::CLASSICAL_LIMIT, crate::net::CLASSICAL_LIMIT);
+            assert!((none - 0.5 * classical).abs() < 1e-5, "{none} {classical}");
+            assert!(
+                (half - (none + all) / 2.0).abs() < 1e-4,
+                "{none} {half} {all}"
+            );
+        }
     }
 
     #[test]
