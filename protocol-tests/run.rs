@@ -14,10 +14,15 @@
 //! - `! restart` ends the engine as `< EOF` does, then starts a new one.
 //! - `$T` in a sent line is a folder of the transcript's own, empty at its start and
 //!   removed at its end (for files the engine writes).
+//! - `! control-network RULE FILE` writes the control network of the Gomocup rule
+//!   number RULE (`train --control`) to `$T/FILE`; `! truncate FILE BYTES` cuts
+//!   `$T/FILE` to its first BYTES bytes.
 //!
 //! After the last line the input is closed, and the engine must exit without printing
 //! anything more: a stray line fails the transcript.
 
+use lianzhu::board::RuleSetting;
+use lianzhu::net::Network;
 use regex::Regex;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -186,6 +191,25 @@ fn run_lines(text: &str, folder: &Path) -> Result<(), String> {
             }
         } else if line == "! close" {
             engine.input = None;
+        } else if let Some(args) = line.strip_prefix("! control-network ") {
+            let (rule, file) = args
+                .split_once(' ')
+                .ok_or_else(|| fail("RULE FILE".into()))?;
+            let rule = rule.parse().ok().and_then(RuleSetting::from_mask);
+            let rule = rule.ok_or_else(|| fail("not a rule number".into()))?.rule;
+            lianzhu::net::file::save(&Network::control(rule), &folder.join(file))
+                .map_err(|e| fail(e.to_string()))?;
+        } else if let Some(args) = line.strip_prefix("! truncate ") {
+            let (file, bytes) = args
+                .split_once(' ')
+                .ok_or_else(|| fail("FILE BYTES".into()))?;
+            let bytes: u64 = bytes.parse().map_err(|_| fail("not a byte count".into()))?;
+            let handle = std::fs::OpenOptions::new()
+                .write(true)
+                .open(folder.join(file));
+            handle
+                .and_then(|f| f.set_len(bytes))
+                .map_err(|e| fail(e.to_string()))?;
         } else if line == "! restart" {
             engine.expect_exit().map_err(fail)?;
             engine = Engine::start();
