@@ -1,6 +1,6 @@
 //! The learned evaluation: a pattern-codebook network (`docs/learned-eval.md`).
 //!
-//! Every empty point is described, for each colour's view, by the [`features::feature`]
+//! Every empty point is described, for each colour's view, by the [`crate::features::feature`]
 //! classes of its four lines; a codebook maps each class to a vector of [`DIM`]
 //! numbers, and the point's vector is the sum of its four rows, clipped to `[0, 1]`.
 //! The clipped vectors are summed over the board, per view, and a small dense head
@@ -10,7 +10,7 @@
 //! come and go ([`Accumulator`]); the codebook is 16-bit integers, the sums 32-bit.
 //!
 //! The trainer (`crate::train`) fits the same network in floating point and writes it
-//! in the format of [`file`], quantised as the engine reads it.
+//! in the format of [`mod@file`], quantised as the engine reads it.
 
 mod accumulator;
 pub mod file;

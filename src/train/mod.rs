@@ -1,11 +1,15 @@
 //! `pbrain-lianzhu train`: fits the network (`crate::net`) to self-play games
 //! (`crate::selfplay`).
 //!
-//! Every position before a searched move is a sample. Its target is a win probability
-//! blended from the game's result and the search's score, the score read through the
-//! logistic scale that best fits the scores to the results (that scale, search units
-//! per logit, is also how the engine turns the network's logit into a score). Every
-//! [`Options::hold_out`]-th game is held out, whole, to measure the fit.
+//! A sample is a position before a searched move that the search would score with
+//! the evaluation (see `is_fitted`). Its target is a win probability: the search's
+//! score read through the logistic scale that best fits the scores to the results
+//! (that scale, search units per logit, is also how the engine turns the network's
+//! logit into a score), blended with the game's result by
+//! [`Options::result_weight`]. Every [`Options::hold_out`]-th game is held out, whole,
+//! to measure the fit. The network starts as the classical evaluation (its correction
+//! small), and the one written has its correction scaled by
+//! [`Options::correction_scale`].
 //!
 //! Batches come from [`STREAMS`] games replayed side by side, one sample from each
 //! per step, so that a batch is not one game's run of like positions and no sample
