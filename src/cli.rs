@@ -157,7 +157,7 @@ pub struct SelfplayArgs {
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// Passes over the training samples
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub epochs: u32,
     /// Adam's step size at the start (it falls linearly to a tenth)
     #[arg(long, value_name = "X", default_value_t = 0.002)]
