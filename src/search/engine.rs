@@ -70,8 +70,13 @@ impl Engine {
     }
 
     /// Scores positions of `network`'s rule with it from the next search on. The table
-    /// is cleared: its scores came from another evaluation.
+    /// is cleared, its scores came from another evaluation, unless the network is the
+    /// one already in use: a manager sends the same file before every game, and a
+    /// cleared table is a fresh allocation, slow to release and to fault in again.
     pub fn set_network(&mut self, network: Arc<Network>) {
+        if self.network(network.rule).is_some_and(|n| **n == *network) {
+            return;
+        }
         self.networks.retain(|n| n.rule != network.rule);
         self.networks.push(network);
         self.tt.clear();

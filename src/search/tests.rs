@@ -325,3 +325,31 @@ fn node_counts_repeat_exactly() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn the_same_network_again_keeps_the_table_and_another_clears_it() {
+    use crate::net::Network;
+    use std::sync::Arc;
+    let mut engine = Engine::new(1 << 20);
+    let mut board = Board::new(15, 15, Rule::Freestyle);
+    for (x, y) in [(7, 7), (8, 8), (7, 8)] {
+        board.play(Pos::new(x, y));
+    }
+    let search = |engine: &mut Engine| {
+        let limits = Limits {
+            max_depth: Some(8),
+            ..Limits::default()
+        };
+        engine.best_moves(&board, 1, &limits, &AtomicBool::new(false), &mut Silent);
+    };
+    engine.set_network(Arc::new(Network::control(Rule::Freestyle)));
+    search(&mut engine);
+    let used = engine.table_usage().1;
+    assert!(used > 0);
+    engine.set_network(Arc::new(Network::control(Rule::Freestyle)));
+    assert_eq!(engine.table_usage().1, used);
+    let mut other = Network::control(Rule::Freestyle);
+    other.head.output_bias = 0.5;
+    engine.set_network(Arc::new(other));
+    assert_eq!(engine.table_usage().1, 0);
+}
