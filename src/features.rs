@@ -103,11 +103,6 @@ pub fn features(key: u32) -> [u16; 2] {
     table[near_cells(key)]
 }
 
-/// [`line_feature`] by one look-up.
-pub fn feature(key: u32, me: Color) -> u16 {
-    features(key)[me.index()]
-}
-
 /// How many feature classes there are (a codebook's rows per direction): 3 321, as 6 561
 /// lines pair up with their mirror images but for the 81 that are their own.
 pub const FEATURES: usize = (LINES + 3usize.pow(REACH as u32)) / 2;
@@ -134,7 +129,7 @@ mod tests {
                 for d in 0..4 {
                     let key = board.line_key(pos, d);
                     for me in [Color::Black, Color::White] {
-                        assert_eq!(feature(key, me), line_feature(key, me));
+                        assert_eq!(features(key)[me.index()], line_feature(key, me));
                         checked += 1;
                     }
                 }

@@ -35,17 +35,14 @@ pub struct Accumulator {
     waiting: Vec<Pos>,
 }
 
-fn clipped(value: i16) -> i32 {
-    i32::from(value).clamp(0, ONE)
-}
-
-fn clipped16(value: i16) -> i16 {
+/// A point's value in one of its numbers: its rows' sum clipped to `0..=ONE`.
+fn clipped(value: i16) -> i16 {
     value.clamp(0, ONE as i16)
 }
 
 fn add_clipped(total: &mut [i32; DIM], row: &Row, sign: i32) {
     for (t, &v) in total.iter_mut().zip(row) {
-        *t += sign * clipped(v);
+        *t += sign * i32::from(clipped(v));
     }
 }
 
@@ -100,7 +97,7 @@ impl Accumulator {
                 let before = sum[k];
                 let after = before + new_row[k] - old_row[k];
                 sum[k] = after;
-                change[c][k] += clipped16(after) - clipped16(before);
+                change[c][k] += clipped(after) - clipped(before);
             }
         }
     }

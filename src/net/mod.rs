@@ -1,6 +1,6 @@
 //! The learned evaluation: a pattern-codebook network (`docs/learned-eval.md`).
 //!
-//! Every empty point is described, for each colour's view, by the [`crate::features::feature`]
+//! Every empty point is described, for each colour's view, by the [`crate::features::line_feature`]
 //! classes of its four lines; a codebook maps each class to a vector of [`DIM`]
 //! numbers, and the point's vector is the sum of its four rows, clipped to `[0, 1]`.
 //! The clipped vectors are summed over the board, per view, and a small dense head

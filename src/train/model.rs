@@ -2,7 +2,7 @@
 //! board from scratch, and its gradient written out by hand.
 
 use crate::board::{Board, Color};
-use crate::features::{FEATURES, feature};
+use crate::features::{FEATURES, features};
 use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, head_inputs};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -93,9 +93,10 @@ impl Model {
         let mut totals = [[0.0f32; DIM]; 2];
         activations.points.clear();
         for pos in board.empty_points() {
-            let keys: [u32; 4] = std::array::from_fn(|d| board.line_key(pos, d));
+            let pair_classes: [[u16; 2]; 4] =
+                std::array::from_fn(|d| features(board.line_key(pos, d)));
             for (view, &color) in views.iter().enumerate() {
-                let classes = keys.map(|key| feature(key, color));
+                let classes = pair_classes.map(|pair| pair[color.index()]);
                 let mut sum = [0.0f32; DIM];
                 for &class in &classes {
                     let row = &self.codebook[usize::from(class) * DIM..][..DIM];
