@@ -20,4 +20,6 @@ pub use accumulator::Accumulator;
 pub use network::*;
 
 #[cfg(test)]
+pub mod testing;
+#[cfg(test)]
 mod tests;

@@ -1,32 +1,10 @@
+use super::testing::random_network;
 use super::*;
 use crate::board::{Board, Pos, Rule};
-use crate::features::FEATURES;
 use crate::rules;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
-
-/// A network of random weights, codebook entries of both signs so that points cross
-/// both ends of the clipped range.
-fn random_network(rule: Rule, seed: u64) -> Network {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let codebook: Vec<f32> = (0..FEATURES * DIM)
-        .map(|_| rng.random_range(-0.6..0.9))
-        .collect();
-    let mut uniform = |n| {
-        (0..n)
-            .map(|_| rng.random_range(-0.5f32..0.5))
-            .collect::<Vec<_>>()
-    };
-    let head = Head {
-        hidden_weights: uniform(HIDDEN * INPUTS),
-        hidden_bias: uniform(HIDDEN),
-        output_weights: uniform(HIDDEN),
-        output_bias: 0.25,
-        classical_weight: 0.4,
-    };
-    Network::quantised(rule, 300.0, &codebook, head)
-}
 
 fn random_legal_move(board: &mut Board, rng: &mut StdRng) -> Option<Pos> {
     let me = board.to_move();

@@ -1,5 +1,6 @@
 use super::common::*;
 use super::engine::Engine;
+use super::ordering;
 use super::params::*;
 use super::smp::{Finished, elect};
 use super::tt::TranspositionTable;
@@ -8,7 +9,9 @@ use crate::board::pattern::Threat;
 use crate::board::testing::{self, picture};
 use crate::board::{Board, Color, Pos};
 use crate::eval;
+use crate::net::{Accumulator, Network, testing::random_network};
 use crate::rules::Rule;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 fn best(board: &Board, depth: u32) -> ScoredMove {
@@ -158,8 +161,17 @@ fn blocks_an_open_three_when_it_has_no_attack() {
 
 /// `check` run on a fresh search of `board`, with its own table.
 fn with_search<R>(board: &Board, check: impl FnOnce(&mut Search) -> R) -> R {
+    with_search_scored_by(None, board, check)
+}
+
+/// As [`with_search`], the positions scored by `network` if given.
+fn with_search_scored_by<R>(
+    network: Option<Arc<Network>>,
+    board: &Board,
+    check: impl FnOnce(&mut Search) -> R,
+) -> R {
     let tt = TranspositionTable::new(1 << 16);
-    let shared = Shared::new(&tt, None);
+    let shared = Shared::new(&tt, network);
     let mut state = ThreadState::new();
     let (limits, stop) = (Limits::default(), AtomicBool::new(false));
     check(&mut Search::new(&shared, &mut state, board, &limits, &stop))
@@ -328,8 +340,6 @@ fn node_counts_repeat_exactly() {
 
 #[test]
 fn the_same_network_again_keeps_the_table_and_another_clears_it() {
-    use crate::net::Network;
-    use std::sync::Arc;
     let mut engine = Engine::new(1 << 20);
     let mut board = Board::new(15, 15, Rule::Freestyle);
     for (x, y) in [(7, 7), (8, 8), (7, 8)] {
@@ -352,4 +362,32 @@ fn the_same_network_again_keeps_the_table_and_another_clears_it() {
     other.head.output_bias = 0.5;
     engine.set_network(Arc::new(other));
     assert_eq!(engine.table_usage().1, 0);
+}
+
+#[test]
+fn a_network_scores_only_positions_no_threat_narrows() {
+    let network = Arc::new(random_network(Rule::Freestyle, 3));
+    let score = |board: &Board| {
+        with_search_scored_by(Some(network.clone()), board, |search| search.evaluate())
+    };
+    let quiet = picture(
+        Rule::Freestyle,
+        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+        Color::White,
+    );
+    let network_score = Accumulator::new(network.clone(), &quiet).evaluate(&quiet);
+    assert_ne!(network_score, eval::evaluate(&quiet));
+    assert_eq!(score(&quiet), network_score);
+    // Black's open three: White must answer it, and the classical score stands.
+    let three = picture(
+        Rule::Freestyle,
+        &["", "", "", "...XXX", "", "", "......O", "", "........O"],
+        Color::White,
+    );
+    assert!(ordering::threatened(&three));
+    assert_ne!(
+        Accumulator::new(network.clone(), &three).evaluate(&three),
+        eval::evaluate(&three)
+    );
+    assert_eq!(score(&three), eval::evaluate(&three));
 }

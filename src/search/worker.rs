@@ -5,6 +5,7 @@
 //! in [`super::node`].
 
 use super::common::*;
+use super::ordering::threatened;
 use super::params::*;
 use super::tt::TranspositionTable;
 use super::vcf::VcfCache;
@@ -150,11 +151,14 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The static score of the position for the side to move.
+    /// The static score of the position for the side to move: the network's where it has
+    /// one, except where a threat narrows the moves, which the trainer leaves out
+    /// (`train::is_fitted`) and where the classical score, which weighs threats, played
+    /// better.
     pub(super) fn evaluate(&mut self) -> i32 {
         match &mut self.accumulator {
-            Some(accumulator) => accumulator.evaluate(&self.board),
-            None => eval::evaluate(&self.board),
+            Some(accumulator) if !threatened(&self.board) => accumulator.evaluate(&self.board),
+            _ => eval::evaluate(&self.board),
         }
     }
 

@@ -109,9 +109,10 @@ fn cross_entropy(p: f64, target: f64) -> f64 {
 }
 
 /// Whether a sample is one the trainer fits: a position the search scores with the
-/// evaluation (no five to make or stop, no unstoppable four against the side to move)
-/// and whose search score is not a proven result, which the evaluation is never asked
-/// for and which would teach it the threat search's work.
+/// network (no five to make or stop, no unstoppable four against the side to move: the
+/// search scores those classically) and whose search score is not a proven result,
+/// which the evaluation is never asked for and which would teach it the threat
+/// search's work.
 fn is_fitted(board: &Board, score: i32) -> bool {
     !threatened(board) && !is_mate(score)
 }
