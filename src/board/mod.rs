@@ -43,7 +43,8 @@ pub const POINTS: usize = STRIDE * MAX_SIZE;
 /// The four line directions as (dx, dy): horizontal, vertical, diagonal, anti-diagonal.
 pub const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
-const COLORS: [Color; 2] = [Color::Black, Color::White];
+/// The colours in [`Color::index`] order.
+pub const COLORS: [Color; 2] = [Color::Black, Color::White];
 
 /// A set of points as a bitmap.
 #[derive(Clone, Copy, Default)]

@@ -7,6 +7,11 @@
 //! the point's clipped values. Integer arithmetic, so an update and its reverse cancel
 //! exactly and the sums always equal those recomputed from the board.
 //!
+//! Under renju a point where Black may not play counts for nothing in Black's view: its
+//! lines may look like two fours, but they are worth nothing to Black. Whether it is
+//! one is the board's threat of the point, which depends on its lines' keys, of
+//! [`HALF_LINE`] cells a side, so a stone re-reads that far under renju.
+//!
 //! Updates wait until a score is asked for: a search takes back many moves whose
 //! position it never scores (a table cut, a threat search's answer), and a move taken
 //! back before its update costs nothing. Waiting moves are brought in against the board
@@ -14,8 +19,9 @@
 //! skipped and then leaves the sums with the value they hold for it, so the result is
 //! the same as updating move by move.
 
-use super::network::{DIM, HIDDEN, Network, ONE, head_inputs};
-use crate::board::{Board, Color, POINTS, Pos};
+use super::network::{DIM, HIDDEN, Network, ONE, counts, head_inputs};
+use crate::board::pattern::HALF_LINE;
+use crate::board::{Board, COLORS, Color, POINTS, Pos, Rule};
 use crate::features::{REACH, features};
 use std::sync::Arc;
 
@@ -29,8 +35,13 @@ pub struct Accumulator {
     classes: Vec<[[u16; 4]; 2]>,
     /// `sums[p][colour]`: the four rows summed, current for empty points.
     sums: Vec<[Row; 2]>,
-    /// Per colour, the clipped sums of all empty points.
+    /// `counted[p][colour]`: whether the empty point counts in that colour's view (not a
+    /// renju foul for Black), current for empty points.
+    counted: Vec<[bool; 2]>,
+    /// Per colour, the clipped sums of all counted empty points.
     totals: [[i32; DIM]; 2],
+    /// How far a stone's update reaches: farther under renju, see the module's notes.
+    reach: i32,
     /// Stones placed since the sums were last brought up to date, oldest first.
     waiting: Vec<Pos>,
 }
@@ -53,7 +64,13 @@ impl Accumulator {
             net,
             classes: vec![[[0; 4]; 2]; POINTS],
             sums: vec![[[0; DIM]; 2]; POINTS],
+            counted: vec![[true; 2]; POINTS],
             totals: [[0; DIM]; 2],
+            reach: if board.rule() == Rule::Renju {
+                HALF_LINE as i32
+            } else {
+                REACH
+            },
             waiting: Vec::new(),
         };
         for pos in board.empty_points() {
@@ -66,7 +83,7 @@ impl Accumulator {
     fn read_point(&mut self, board: &Board, pos: Pos) {
         let i = pos.index();
         let keys: [u32; 4] = std::array::from_fn(|d| board.line_key(pos, d));
-        for c in 0..2 {
+        for (c, color) in COLORS.into_iter().enumerate() {
             let mut sum = [0i16; DIM];
             for (d, &key) in keys.iter().enumerate() {
                 let class = features(key)[c];
@@ -76,30 +93,43 @@ impl Accumulator {
                 }
             }
             self.sums[i][c] = sum;
-            add_clipped(&mut self.totals[c], &sum, 1);
+            self.counted[i][c] = counts(board, pos, color);
+            if self.counted[i][c] {
+                add_clipped(&mut self.totals[c], &sum, 1);
+            }
         }
     }
 
-    /// Moves the empty `pos`'s sums to the classes of its new key along `d`, and adds
-    /// the change of its clipped values to `change`.
-    fn reread_line(&mut self, pos: Pos, d: usize, key: u32, change: &mut [Row; 2]) {
+    /// Moves the empty `pos`'s sums to the classes of its new key along `d` (and its
+    /// counting to the board's threat there), and adds the change of its clipped values
+    /// to `change`.
+    fn reread_line(&mut self, board: &Board, pos: Pos, d: usize, key: u32, change: &mut [Row; 2]) {
         let i = pos.index();
         for (c, class) in features(key).into_iter().enumerate() {
             let old = self.classes[i][c][d];
-            if old == class {
+            let was_counted = self.counted[i][c];
+            let counted = !self.masks_fouls() || counts(board, pos, COLORS[c]);
+            if old == class && counted == was_counted {
                 continue;
             }
             self.classes[i][c][d] = class;
+            self.counted[i][c] = counted;
             let new_row = &self.net.codebook[usize::from(class)];
             let old_row = &self.net.codebook[usize::from(old)];
             let sum = &mut self.sums[i][c];
+            let value = |v: i16, counted: bool| if counted { clipped(v) } else { 0 };
             for k in 0..DIM {
                 let before = sum[k];
                 let after = before + new_row[k] - old_row[k];
                 sum[k] = after;
-                change[c][k] += clipped(after) - clipped(before);
+                change[c][k] += value(after, counted) - value(before, was_counted);
             }
         }
+    }
+
+    /// Whether a point's counting can change: only under renju.
+    fn masks_fouls(&self) -> bool {
+        self.reach > REACH
     }
 
     /// A stone was placed on `pos`.
@@ -126,20 +156,22 @@ impl Accumulator {
     /// Brings the sums up to date after a stone was placed on or lifted from `pos`.
     ///
     /// The points' changes are summed in 16 bits, which vectorises twice as wide as
-    /// 32, and added to the totals once: at most `1 + 8 * REACH` points change, each
+    /// 32, and added to the totals once: at most `1 + 8 * HALF_LINE` points change, each
     /// by at most `ONE`, well inside an `i16`.
     fn update(&mut self, board: &Board, pos: Pos) {
         if board.is_empty(pos) {
             self.read_point(board, pos);
         } else {
             for c in 0..2 {
-                add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
+                if self.counted[pos.index()][c] {
+                    add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
+                }
             }
         }
         let mut change = [[0i16; DIM]; 2];
         for d in 0..4 {
-            board.empty_points_along(pos, d, REACH, |near, key| {
-                self.reread_line(near, d, key, &mut change)
+            board.empty_points_along(pos, d, self.reach, |near, key| {
+                self.reread_line(board, near, d, key, &mut change)
             });
         }
         for (total, change) in self.totals.iter_mut().zip(&change) {

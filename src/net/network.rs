@@ -1,7 +1,8 @@
 //! The network's weights and the arithmetic the trainer and the engine share: the
 //! shapes, the codebook's integer units, and the dense head.
 
-use crate::board::Rule;
+use crate::board::pattern::Threat;
+use crate::board::{Board, Color, Pos, Rule};
 use crate::features::FEATURES;
 
 /// Width of a codebook row: numbers per point and view. 32 searched 10 % slower; the
@@ -71,6 +72,13 @@ impl Head {
         }
         logit
     }
+}
+
+/// Whether the empty `pos` counts in `color`'s view of the board sums: not where Black
+/// may not play under renju (a double four or an overline), whose lines look like
+/// Black's best but are worth nothing to Black.
+pub fn counts(board: &Board, pos: Pos, color: Color) -> bool {
+    board.threat(pos, color) != Threat::Forbidden
 }
 
 /// The head's inputs from the two views' board sums, in units of 1.0 (the side to

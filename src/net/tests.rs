@@ -1,6 +1,9 @@
 use super::testing::random_network;
 use super::*;
-use crate::board::{Board, Pos, Rule};
+use crate::board::pattern::Threat;
+use crate::board::testing::picture;
+use crate::board::{Board, Color, Pos, Rule};
+use crate::features::features;
 use crate::rules;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -28,6 +31,7 @@ fn incremental_sums_equal_recomputed_ones_through_moves_and_takebacks() {
         let mut board = Board::new(size, size, rule);
         let mut accumulator = Accumulator::new(net.clone(), &board);
         let mut scores = std::collections::HashSet::new();
+        let mut fouls_seen = 0;
         for _ in 0..600 {
             let take_back = board.stone_count() > 0
                 && (rng.random_range(0..3) == 0 || rules::winner(&board).is_some());
@@ -49,13 +53,47 @@ fn incremental_sums_equal_recomputed_ones_through_moves_and_takebacks() {
                 let score = accumulator.evaluate(&board);
                 assert_eq!(score, fresh.evaluate(&board));
                 scores.insert(score);
+                fouls_seen += (board.empty_points())
+                    .filter(|&p| !counts(&board, p, Color::Black))
+                    .count();
             }
         }
         assert!(
             scores.len() > 50,
             "{rule:?}: the score hardly moves: {scores:?}"
         );
+        assert_eq!(fouls_seen > 0, rule == Rule::Renju, "{rule:?}");
     }
+}
+
+#[test]
+fn a_renju_foul_counts_for_nothing_in_blacks_view() {
+    let rows = [
+        "", "", "", "", "......X", "......X", "......X", "...XXX", "", "O.O.O.O",
+    ];
+    let net = Arc::new(random_network(Rule::Renju, 5));
+    let totals = |rule| {
+        let board = picture(rule, &rows, Color::White);
+        Accumulator::new(net.clone(), &board).totals(&board)
+    };
+    let renju = picture(Rule::Renju, &rows, Color::White);
+    let fouls: Vec<Pos> = (renju.empty_points())
+        .filter(|&p| renju.threat(p, Color::Black) == Threat::Forbidden)
+        .collect();
+    let double_four = Pos::new(6, 7);
+    assert_eq!(fouls, [double_four]);
+    let row_sum = |k: usize| -> i32 {
+        let classes = (0..4).map(|d| features(renju.line_key(double_four, d))[0]);
+        let sum: i32 = classes
+            .map(|c| i32::from(net.codebook[usize::from(c)][k]))
+            .sum();
+        sum.clamp(0, ONE)
+    };
+    let (freestyle, renju) = (totals(Rule::Freestyle), totals(Rule::Renju));
+    assert_eq!(freestyle[1], renju[1], "White's view");
+    let left_out: Vec<i32> = (0..DIM).map(|k| freestyle[0][k] - renju[0][k]).collect();
+    assert_eq!(left_out, (0..DIM).map(row_sum).collect::<Vec<_>>());
+    assert!(left_out.iter().any(|&v| v > 0));
 }
 
 #[test]

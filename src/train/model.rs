@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Color};
 use crate::features::{FEATURES, features};
-use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, head_inputs};
+use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, counts, head_inputs};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -96,6 +96,9 @@ impl Model {
             let pair_classes: [[u16; 2]; 4] =
                 std::array::from_fn(|d| features(board.line_key(pos, d)));
             for (view, &color) in views.iter().enumerate() {
+                if !counts(board, pos, color) {
+                    continue;
+                }
                 let classes = pair_classes.map(|pair| pair[color.index()]);
                 let mut sum = [0.0f32; DIM];
                 for &class in &classes {
