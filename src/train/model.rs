@@ -22,11 +22,21 @@ struct PointView {
 }
 
 /// What the forward pass keeps for the backward one.
-#[derive(Default)]
 pub struct Activations {
     points: Vec<PointView>,
     inputs: Vec<f32>,
     hidden: [f32; HIDDEN],
+}
+
+// Written out: arrays derive `Default` only up to 32 long.
+impl Default for Activations {
+    fn default() -> Activations {
+        Activations {
+            points: Vec::new(),
+            inputs: Vec::new(),
+            hidden: [0.0; HIDDEN],
+        }
+    }
 }
 
 impl Model {
