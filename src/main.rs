@@ -195,12 +195,11 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let texts = args
-        .files
-        .iter()
-        .map(read_text)
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let games = train::read_games(&texts)?;
+    let mut games = Vec::new();
+    for file in &args.files {
+        let text = read_text(file)?;
+        games.extend(selfplay::read_games(&text).with_context(|| file.display().to_string())?);
+    }
     let start = match &args.start {
         Some(path) => Some(net::file::load(path)?),
         None => None,

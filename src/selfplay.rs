@@ -28,6 +28,7 @@
 use crate::board::{Board, Color, Pos, Rule, RuleSetting};
 use crate::rules;
 use crate::search::{self, Engine, Limits, Proof, Silent};
+use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
@@ -385,6 +386,17 @@ impl<W: FnMut(&str) -> std::io::Result<()>> InOrder<W> {
     }
 }
 
+/// The games of a self-play file's text, one a line; blank lines are skipped.
+pub fn read_games(text: &str) -> anyhow::Result<Vec<Game>> {
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    lines
+        .map(|(number, line)| Game::from_line(line).with_context(|| format!("line {}", number + 1)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,6 +439,17 @@ mod tests {
             ..options(1)
         };
         assert_ne!(one, lines(&other));
+    }
+
+    #[test]
+    fn a_file_reads_game_by_game_and_a_bad_line_is_named() {
+        let lines = lines(&options(2));
+        let text = format!("{}\n\n{}\n", lines[0], lines[1]);
+        let games = read_games(&text).unwrap();
+        assert_eq!(games.iter().map(Game::to_line).collect::<Vec<_>>(), lines[..2]);
+        let damaged = format!("{}\n\n{} x\n", lines[0], lines[1]);
+        let error = format!("{:#}", read_games(&damaged).unwrap_err());
+        assert!(error.starts_with("line 3: "), "{error}");
     }
 
     #[test]

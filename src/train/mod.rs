@@ -539,30 +539,13 @@ pub fn run(
     })
 }
 
-/// The games of the self-play files `texts`, in order.
-pub fn read_games(texts: &[String]) -> anyhow::Result<Vec<Game>> {
-    let mut games = Vec::new();
-    for text in texts {
-        for (number, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            games.push(
-                Game::from_line(line).map_err(|e| anyhow::anyhow!("line {}: {e}", number + 1))?,
-            );
-        }
-    }
-    Ok(games)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn bundled_games() -> Vec<Game> {
         let text = include_str!("../../testdata/selfplay-freestyle-15.txt");
-        read_games(&[text.to_string()]).expect("the bundled games")
+        crate::selfplay::read_games(text).expect("the bundled games")
     }
 
     fn options(threads: usize) -> Options {

@@ -276,7 +276,7 @@ mod tests {
     /// Positions of the bundled self-play games, every fifth.
     fn positions() -> Vec<Board> {
         let text = include_str!("../../testdata/selfplay-freestyle-15.txt");
-        let games = crate::train::read_games(&[text.to_string()]).expect("the bundled games");
+        let games = crate::selfplay::read_games(text).expect("the bundled games");
         let mut boards = Vec::new();
         for game in &games {
             game.replay(|board, sample| {
