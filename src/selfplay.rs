@@ -446,7 +446,10 @@ mod tests {
         let lines = lines(&options(2));
         let text = format!("{}\n\n{}\n", lines[0], lines[1]);
         let games = read_games(&text).unwrap();
-        assert_eq!(games.iter().map(Game::to_line).collect::<Vec<_>>(), lines[..2]);
+        assert_eq!(
+            games.iter().map(Game::to_line).collect::<Vec<_>>(),
+            lines[..2]
+        );
         let damaged = format!("{}\n\n{} x\n", lines[0], lines[1]);
         let error = format!("{:#}", read_games(&damaged).unwrap_err());
         assert!(error.starts_with("line 3: "), "{error}");

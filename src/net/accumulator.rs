@@ -40,8 +40,9 @@ pub struct Accumulator {
     counted: Vec<[bool; 2]>,
     /// Per colour, the clipped sums of all counted empty points.
     totals: [[i32; DIM]; 2],
-    /// How far a stone's update reaches: farther under renju, see the module's notes.
-    reach: i32,
+    /// Whether a point's counting can change: only under renju, whose stones' updates
+    /// then reach farther (see the module's notes).
+    masks_fouls: bool,
     /// Stones placed since the sums were last brought up to date, oldest first.
     waiting: Vec<Pos>,
 }
@@ -66,11 +67,7 @@ impl Accumulator {
             sums: vec![[[0; DIM]; 2]; POINTS],
             counted: vec![[true; 2]; POINTS],
             totals: [[0; DIM]; 2],
-            reach: if board.rule() == Rule::Renju {
-                HALF_LINE as i32
-            } else {
-                REACH
-            },
+            masks_fouls: board.rule() == Rule::Renju,
             waiting: Vec::new(),
         };
         for pos in board.empty_points() {
@@ -108,7 +105,7 @@ impl Accumulator {
         for (c, class) in features(key).into_iter().enumerate() {
             let old = self.classes[i][c][d];
             let was_counted = self.counted[i][c];
-            let counted = !self.masks_fouls() || counts(board, pos, COLORS[c]);
+            let counted = !self.masks_fouls || counts(board, pos, COLORS[c]);
             if old == class && counted == was_counted {
                 continue;
             }
@@ -127,9 +124,13 @@ impl Accumulator {
         }
     }
 
-    /// Whether a point's counting can change: only under renju.
-    fn masks_fouls(&self) -> bool {
-        self.reach > REACH
+    /// How far along its lines a stone changes what the sums hold.
+    fn reach(&self) -> i32 {
+        if self.masks_fouls {
+            HALF_LINE as i32
+        } else {
+            REACH
+        }
     }
 
     /// A stone was placed on `pos`.
@@ -170,7 +171,7 @@ impl Accumulator {
         }
         let mut change = [[0i16; DIM]; 2];
         for d in 0..4 {
-            board.empty_points_along(pos, d, self.reach, |near, key| {
+            board.empty_points_along(pos, d, self.reach(), |near, key| {
                 self.reread_line(board, near, d, key, &mut change)
             });
         }
