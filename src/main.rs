@@ -162,7 +162,12 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
     let mut out = io::BufWriter::new(file);
     let progress = Progress::new("selfplay", args.games as u64);
     let started = std::time::Instant::now();
-    let written = |line: &str| writeln!(out, "{line}");
+    // Each game goes out whole as it ends (a game takes seconds), so a run stopped
+    // early leaves a file of whole games that `train` reads.
+    let written = |line: &str| {
+        writeln!(out, "{line}")?;
+        out.flush()
+    };
     let positions = selfplay::run(&options, written, &|| progress.step())
         .with_context(|| format!("selfplay to {}", args.out.display()))?;
     (out.flush()).with_context(|| format!("writing {}", args.out.display()))?;
