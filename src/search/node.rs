@@ -67,7 +67,7 @@ impl Search<'_> {
             }
         }
         // Step 1. Static score (none when a threat forces the moves).
-        let static_eval = (!threatened).then(|| self.evaluate());
+        let static_eval = self.static_eval(threatened);
         self.static_evals[ply] = static_eval;
         // Step 2. Futility pruning and razoring, decided before the move list is built,
         // which a pruned node never needs.

@@ -319,7 +319,7 @@ impl Search<'_> {
         };
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
         self.root_depth = depth;
-        self.static_evals[0] = (!ordering::threatened(&self.board)).then(|| self.evaluate());
+        self.static_evals[0] = self.static_eval(ordering::threatened(&self.board));
         let mut alpha = alpha;
         let mut best = -INFINITY;
         let mut new_best = None;

@@ -156,8 +156,20 @@ impl<'a> Search<'a> {
     /// (`train::is_fitted`) and where the classical score, which weighs threats, played
     /// better.
     pub(super) fn evaluate(&mut self) -> i32 {
+        let threatened = self.accumulator.is_some() && threatened(&self.board);
+        self.score(threatened)
+    }
+
+    /// A node's static score where it already knows whether a threat forces its moves:
+    /// none if one does (the score of such a node means nothing to its pruning).
+    pub(super) fn static_eval(&mut self, threatened: bool) -> Option<i32> {
+        (!threatened).then(|| self.score(false))
+    }
+
+    /// [`Search::evaluate`] given whether the position is threatened.
+    fn score(&mut self, threatened: bool) -> i32 {
         match &mut self.accumulator {
-            Some(accumulator) if !threatened(&self.board) => accumulator.evaluate(&self.board),
+            Some(accumulator) if !threatened => accumulator.evaluate(&self.board),
             _ => eval::evaluate(&self.board),
         }
     }
