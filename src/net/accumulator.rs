@@ -18,6 +18,12 @@
 //! as it is then, which already holds them all: a point a later stone covered is
 //! skipped and then leaves the sums with the value they hold for it, so the result is
 //! the same as updating move by move.
+//!
+//! A stone brought in alone saves what its update overwrites (the totals and the points
+//! it re-read), and taking it back copies that back instead of re-reading the lines.
+//! Stones brought in together are taken back by re-reading: the points an earlier one
+//! re-read already saw the later ones, so what a later one saved is not the board
+//! without it. So is a stone placed before the sums were made.
 
 use super::network::{DIM, HIDDEN, Network, ONE, counts, head_inputs};
 use crate::board::pattern::HALF_LINE;
@@ -45,6 +51,31 @@ pub struct Accumulator {
     masks_fouls: bool,
     /// Stones placed since the sums were last brought up to date, oldest first.
     waiting: Vec<Pos>,
+    /// Per stone brought in, newest last: how to take it back.
+    brought_in: Vec<BroughtIn>,
+    /// The points the stones in `brought_in` re-read, as they were before.
+    saved: Vec<SavedPoint>,
+}
+
+/// How to take back a stone brought into the sums.
+#[derive(Clone)]
+enum BroughtIn {
+    /// By re-reading its lines.
+    Reread,
+    /// By copying back the totals from before and the points from `saved` on.
+    Restore {
+        totals: [[i32; DIM]; 2],
+        saved_from: usize,
+    },
+}
+
+/// An empty point's entries as they were before an update.
+#[derive(Clone)]
+struct SavedPoint {
+    pos: Pos,
+    classes: [[u16; 4]; 2],
+    sums: [Row; 2],
+    counted: [bool; 2],
 }
 
 /// A point's value in one of its numbers: its rows' sum clipped to `0..=ONE`.
@@ -69,6 +100,8 @@ impl Accumulator {
             totals: [[0; DIM]; 2],
             masks_fouls: board.rule() == Rule::Renju,
             waiting: Vec::new(),
+            brought_in: Vec::new(),
+            saved: Vec::new(),
         };
         for pos in board.empty_points() {
             accumulator.read_point(board, pos);
@@ -140,38 +173,74 @@ impl Accumulator {
 
     /// The stone on `pos`, the last placed, was lifted; `board` is without it.
     pub fn lifted(&mut self, board: &Board, pos: Pos) {
-        match self.waiting.pop() {
-            Some(waiting) => debug_assert_eq!(waiting, pos, "lifted in another order"),
-            None => self.update(board, pos),
+        if let Some(waiting) = self.waiting.pop() {
+            debug_assert_eq!(waiting, pos, "lifted in another order");
+            return;
+        }
+        match self.brought_in.pop() {
+            Some(BroughtIn::Restore { totals, saved_from }) => {
+                for point in self.saved.drain(saved_from..).rev() {
+                    let i = point.pos.index();
+                    self.classes[i] = point.classes;
+                    self.sums[i] = point.sums;
+                    self.counted[i] = point.counted;
+                }
+                self.totals = totals;
+            }
+            Some(BroughtIn::Reread) | None => self.update(board, pos, false),
         }
     }
 
     /// Brings in the waiting stones.
     fn catch_up(&mut self, board: &Board) {
-        for i in 0..self.waiting.len() {
-            self.update(board, self.waiting[i]);
+        if let [pos] = self.waiting[..] {
+            self.brought_in.push(BroughtIn::Restore {
+                totals: self.totals,
+                saved_from: self.saved.len(),
+            });
+            self.update(board, pos, true);
+        } else {
+            for i in 0..self.waiting.len() {
+                self.brought_in.push(BroughtIn::Reread);
+                self.update(board, self.waiting[i], false);
+            }
         }
         self.waiting.clear();
     }
 
-    /// Brings the sums up to date after a stone was placed on or lifted from `pos`.
+    /// Takes the point `pos`'s values out of the totals.
+    fn remove_point(&mut self, pos: Pos) {
+        for c in 0..2 {
+            if self.counted[pos.index()][c] {
+                add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
+            }
+        }
+    }
+
+    /// Brings the sums up to date after a stone was placed on or lifted from `pos`,
+    /// saving the points it re-reads if `save`.
     ///
     /// The points' changes are summed in 16 bits, which vectorises twice as wide as
     /// 32, and added to the totals once: at most `1 + 8 * HALF_LINE` points change, each
     /// by at most `ONE`, well inside an `i16`.
-    fn update(&mut self, board: &Board, pos: Pos) {
+    fn update(&mut self, board: &Board, pos: Pos, save: bool) {
         if board.is_empty(pos) {
             self.read_point(board, pos);
         } else {
-            for c in 0..2 {
-                if self.counted[pos.index()][c] {
-                    add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
-                }
-            }
+            self.remove_point(pos);
         }
         let mut change = [[0i16; DIM]; 2];
         for d in 0..4 {
             board.empty_points_along(pos, d, self.reach(), |near, key| {
+                if save {
+                    let i = near.index();
+                    self.saved.push(SavedPoint {
+                        pos: near,
+                        classes: self.classes[i],
+                        sums: self.sums[i],
+                        counted: self.counted[i],
+                    });
+                }
                 self.reread_line(board, near, d, key, &mut change)
             });
         }
@@ -212,5 +281,15 @@ impl Accumulator {
     pub(super) fn totals(&mut self, board: &Board) -> [[i32; DIM]; 2] {
         self.catch_up(board);
         self.totals
+    }
+
+    /// What the sums hold for each empty point, for tests that compare it with a fresh
+    /// computation.
+    #[cfg(test)]
+    pub(super) fn empty_points(&mut self, board: &Board) -> Vec<([[u16; 4]; 2], [Row; 2])> {
+        self.catch_up(board);
+        (board.empty_points())
+            .map(|pos| (self.classes[pos.index()], self.sums[pos.index()]))
+            .collect()
     }
 }

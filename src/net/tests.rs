@@ -50,6 +50,10 @@ fn incremental_sums_equal_recomputed_ones_through_moves_and_takebacks() {
                     fresh.totals(&board),
                     "{rule:?}\n{board}"
                 );
+                assert!(
+                    accumulator.empty_points(&board) == fresh.empty_points(&board),
+                    "{rule:?}: a point's sums differ\n{board}"
+                );
                 let score = accumulator.evaluate(&board);
                 assert_eq!(score, fresh.evaluate(&board));
                 scores.insert(score);
