@@ -149,6 +149,10 @@ pub struct SelfplayArgs {
     /// scripts/openings/ (default: random openings)
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
+    /// Keep a random opening only if a search of it (the move's node budget) scores it
+    /// within this many units of even; others are drawn again
+    #[arg(long, value_name = "UNITS", conflicts_with = "openings")]
+    pub balanced_within: Option<u32>,
     /// File to write, one game a line (the format is in `src/selfplay.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

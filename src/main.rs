@@ -156,6 +156,7 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
         seed: args.seed,
         threads,
         openings,
+        balanced_within: args.balanced_within.map(|units| units as i32),
     };
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;

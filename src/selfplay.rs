@@ -2,7 +2,10 @@
 //! data for a learned evaluation.
 //!
 //! Each game starts from a randomised opening (a few stones of both colours dropped
-//! near the centre, legal, with no five and no four on the board), or from the next of
+//! near the centre, legal, with no five and no four on the board; with a balance
+//! margin, drawn again until a search of it scores it near even: most random openings
+//! are won within ten moves, and such games teach little about the even positions
+//! games between engines are about), or from the next of
 //! a file of balanced openings (`scripts/openings/`, offsets from the centre, Black
 //! first; game i takes line i modulo their number), then every move is
 //! a search with a fixed node budget, so that a game depends only on its seed: the same
@@ -42,6 +45,9 @@ const VARIED_PLIES: usize = 8;
 const VARIETY_MARGIN: i32 = 60;
 /// Table per game thread: node budgets are small, so a small table serves.
 const TABLE_BYTES: usize = 16 << 20;
+/// Random openings drawn at most for one game under a balance margin; the last is
+/// played whatever its score, so that a margin no opening meets cannot stall a run.
+const BALANCE_TRIES: usize = 100;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -59,6 +65,9 @@ pub struct Options {
     pub threads: usize,
     /// Balanced openings as offsets from the centre; none: random ones.
     pub openings: Vec<Vec<(i32, i32)>>,
+    /// Random openings are kept only if a search of them (`nodes`) scores within this
+    /// of even.
+    pub balanced_within: Option<i32>,
 }
 
 /// Openings in the offset notation of `scripts/openings/` (`dx,dy, dx,dy, ...` a line).
@@ -253,20 +262,30 @@ fn opening(rule: Rule, size: usize, max: usize, rng: &mut StdRng) -> Board {
 pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
     let mut rng =
         StdRng::seed_from_u64(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut board = match options.openings.get(index % options.openings.len().max(1)) {
-        Some(offsets) => fixed_opening(options.rule, options.size, offsets)
-            .expect("openings are checked before the games start"),
-        None => opening(options.rule, options.size, options.max_opening, &mut rng),
-    };
-    let opening_moves: Vec<(Pos, i32)> = board.history().iter().map(|m| (m.pos, 0)).collect();
-    let opening = opening_moves.len();
-    let mut moves = opening_moves;
-    engine.clear();
     let limits = Limits {
         max_nodes: Some(options.nodes),
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
+    let mut board = match options.openings.get(index % options.openings.len().max(1)) {
+        Some(offsets) => fixed_opening(options.rule, options.size, offsets)
+            .expect("openings are checked before the games start"),
+        None => {
+            let mut tries = 0;
+            loop {
+                let board = opening(options.rule, options.size, options.max_opening, &mut rng);
+                tries += 1;
+                let balanced = |margin| opening_score(engine, &board, &limits, &stop) <= margin;
+                if tries == BALANCE_TRIES || options.balanced_within.is_none_or(balanced) {
+                    break board;
+                }
+            }
+        }
+    };
+    let opening_moves: Vec<(Pos, i32)> = board.history().iter().map(|m| (m.pos, 0)).collect();
+    let opening = opening_moves.len();
+    let mut moves = opening_moves;
+    engine.clear();
     let mut winner = None;
     while moves.len() < options.max_plies && !board.is_full() {
         let me = board.to_move();
@@ -302,6 +321,16 @@ pub fn play_game(options: &Options, index: usize, engine: &mut Engine) -> Game {
         opening,
         moves,
     }
+}
+
+/// How far from even a search of `board` with `limits` scores it, from a clear table
+/// (so that the answer depends on the position alone).
+fn opening_score(engine: &mut Engine, board: &Board, limits: &Limits, stop: &AtomicBool) -> i32 {
+    engine.clear();
+    let found = engine.best_moves(board, 1, limits, stop, &mut Silent);
+    found
+        .first()
+        .map_or(i32::MAX, |best| best.score.saturating_abs())
 }
 
 /// Checks that every opening of `options` can be played on its board.
@@ -412,6 +441,7 @@ mod tests {
             seed: 7,
             threads,
             openings: Vec::new(),
+            balanced_within: None,
         }
     }
 
@@ -439,6 +469,43 @@ mod tests {
             ..options(1)
         };
         assert_ne!(one, lines(&other));
+    }
+
+    /// How far from even the search scores each game's opening.
+    fn opening_scores(options: &Options) -> Vec<i32> {
+        let mut engine = Engine::new(TABLE_BYTES);
+        let limits = Limits {
+            max_nodes: Some(options.nodes),
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        (lines(options).iter())
+            .map(|line| {
+                let game = Game::from_line(line).unwrap();
+                let mut board = Board::new(game.size, game.size, game.rule);
+                for &(pos, _) in &game.moves[..game.opening] {
+                    board.play(pos);
+                }
+                opening_score(&mut engine, &board, &limits, &stop)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_balance_margin_keeps_only_openings_a_search_scores_near_even() {
+        let random = Options {
+            games: 8,
+            rule: Rule::Freestyle,
+            ..options(2)
+        };
+        let margin = 100;
+        let unbalanced = opening_scores(&random);
+        assert!(unbalanced.iter().any(|&s| s > margin), "{unbalanced:?}");
+        let balanced = opening_scores(&Options {
+            balanced_within: Some(margin),
+            ..random
+        });
+        assert!(balanced.iter().all(|&s| s <= margin), "{balanced:?}");
     }
 
     #[test]
