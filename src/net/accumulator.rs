@@ -37,13 +37,8 @@ type Row = [i16; DIM];
 #[derive(Clone)]
 pub struct Accumulator {
     net: Arc<Network>,
-    /// `classes[p][colour][d]`, current for empty points.
-    classes: Vec<[[u16; 4]; 2]>,
-    /// `sums[p][colour]`: the four rows summed, current for empty points.
-    sums: Vec<[Row; 2]>,
-    /// `counted[p][colour]`: whether the empty point counts in that colour's view (not a
-    /// renju foul for Black), current for empty points.
-    counted: Vec<[bool; 2]>,
+    /// Per point, current for empty points.
+    points: Vec<Point>,
     /// Per colour, the clipped sums of all counted empty points.
     totals: [[i32; DIM]; 2],
     /// Whether a point's counting can change: only under renju, whose stones' updates
@@ -54,7 +49,58 @@ pub struct Accumulator {
     /// Per stone brought in, newest last: how to take it back.
     brought_in: Vec<BroughtIn>,
     /// The points the stones in `brought_in` re-read, as they were before.
-    saved: Vec<SavedPoint>,
+    saved: Vec<(Pos, Point)>,
+}
+
+/// What the sums hold for one empty point, per colour's view.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(super) struct Point {
+    /// The feature classes of its four lines.
+    classes: [[u16; 4]; 2],
+    /// Whether it counts in that view (not a renju foul for Black).
+    counted: [bool; 2],
+    /// The four classes' rows summed.
+    sums: [Row; 2],
+}
+
+impl Point {
+    const EMPTY: Point = Point {
+        classes: [[0; 4]; 2],
+        counted: [true; 2],
+        sums: [[0; DIM]; 2],
+    };
+
+    /// Moves the sums to the classes of `key` along `d` (and the counting to
+    /// `counted`), and adds the change of the clipped values to `change`.
+    fn reread_line(
+        &mut self,
+        codebook: &[Row],
+        d: usize,
+        key: u32,
+        counted: impl Fn(usize) -> bool,
+        change: &mut [Row; 2],
+    ) {
+        for (c, class) in features(key).into_iter().enumerate() {
+            let old = self.classes[c][d];
+            let was_counted = self.counted[c];
+            let counted = counted(c);
+            if old == class && counted == was_counted {
+                continue;
+            }
+            self.classes[c][d] = class;
+            self.counted[c] = counted;
+            let new_row = &codebook[usize::from(class)];
+            let old_row = &codebook[usize::from(old)];
+            let sum = &mut self.sums[c];
+            let value = |v: i16, counted: bool| if counted { clipped(v) } else { 0 };
+            for k in 0..DIM {
+                let before = sum[k];
+                let after = before + new_row[k] - old_row[k];
+                sum[k] = after;
+                change[c][k] += value(after, counted) - value(before, was_counted);
+            }
+        }
+    }
 }
 
 /// How to take back a stone brought into the sums.
@@ -67,15 +113,6 @@ enum BroughtIn {
         totals: [[i32; DIM]; 2],
         saved_from: usize,
     },
-}
-
-/// An empty point's entries as they were before an update.
-#[derive(Clone)]
-struct SavedPoint {
-    pos: Pos,
-    classes: [[u16; 4]; 2],
-    sums: [Row; 2],
-    counted: [bool; 2],
 }
 
 /// A point's value in one of its numbers: its rows' sum clipped to `0..=ONE`.
@@ -94,9 +131,7 @@ impl Accumulator {
     pub fn new(net: Arc<Network>, board: &Board) -> Accumulator {
         let mut accumulator = Accumulator {
             net,
-            classes: vec![[[0; 4]; 2]; POINTS],
-            sums: vec![[[0; DIM]; 2]; POINTS],
-            counted: vec![[true; 2]; POINTS],
+            points: vec![Point::EMPTY; POINTS],
             totals: [[0; DIM]; 2],
             masks_fouls: board.rule() == Rule::Renju,
             waiting: Vec::new(),
@@ -111,48 +146,21 @@ impl Accumulator {
 
     /// Reads every line of the empty `pos` and adds the point to the totals.
     fn read_point(&mut self, board: &Board, pos: Pos) {
-        let i = pos.index();
+        let point = &mut self.points[pos.index()];
         let keys: [u32; 4] = std::array::from_fn(|d| board.line_key(pos, d));
         for (c, color) in COLORS.into_iter().enumerate() {
             let mut sum = [0i16; DIM];
             for (d, &key) in keys.iter().enumerate() {
                 let class = features(key)[c];
-                self.classes[i][c][d] = class;
+                point.classes[c][d] = class;
                 for (s, &v) in sum.iter_mut().zip(&self.net.codebook[usize::from(class)]) {
                     *s += v;
                 }
             }
-            self.sums[i][c] = sum;
-            self.counted[i][c] = counts(board, pos, color);
-            if self.counted[i][c] {
+            point.sums[c] = sum;
+            point.counted[c] = counts(board, pos, color);
+            if point.counted[c] {
                 add_clipped(&mut self.totals[c], &sum, 1);
-            }
-        }
-    }
-
-    /// Moves the empty `pos`'s sums to the classes of its new key along `d` (and its
-    /// counting to the board's threat there), and adds the change of its clipped values
-    /// to `change`.
-    fn reread_line(&mut self, board: &Board, pos: Pos, d: usize, key: u32, change: &mut [Row; 2]) {
-        let i = pos.index();
-        for (c, class) in features(key).into_iter().enumerate() {
-            let old = self.classes[i][c][d];
-            let was_counted = self.counted[i][c];
-            let counted = !self.masks_fouls || counts(board, pos, COLORS[c]);
-            if old == class && counted == was_counted {
-                continue;
-            }
-            self.classes[i][c][d] = class;
-            self.counted[i][c] = counted;
-            let new_row = &self.net.codebook[usize::from(class)];
-            let old_row = &self.net.codebook[usize::from(old)];
-            let sum = &mut self.sums[i][c];
-            let value = |v: i16, counted: bool| if counted { clipped(v) } else { 0 };
-            for k in 0..DIM {
-                let before = sum[k];
-                let after = before + new_row[k] - old_row[k];
-                sum[k] = after;
-                change[c][k] += value(after, counted) - value(before, was_counted);
             }
         }
     }
@@ -179,11 +187,8 @@ impl Accumulator {
         }
         match self.brought_in.pop() {
             Some(BroughtIn::Restore { totals, saved_from }) => {
-                for point in self.saved.drain(saved_from..).rev() {
-                    let i = point.pos.index();
-                    self.classes[i] = point.classes;
-                    self.sums[i] = point.sums;
-                    self.counted[i] = point.counted;
+                for (pos, point) in self.saved.drain(saved_from..).rev() {
+                    self.points[pos.index()] = point;
                 }
                 self.totals = totals;
             }
@@ -210,9 +215,10 @@ impl Accumulator {
 
     /// Takes the point `pos`'s values out of the totals.
     fn remove_point(&mut self, pos: Pos) {
+        let point = &self.points[pos.index()];
         for c in 0..2 {
-            if self.counted[pos.index()][c] {
-                add_clipped(&mut self.totals[c], &self.sums[pos.index()][c], -1);
+            if point.counted[c] {
+                add_clipped(&mut self.totals[c], &point.sums[c], -1);
             }
         }
     }
@@ -230,18 +236,22 @@ impl Accumulator {
             self.remove_point(pos);
         }
         let mut change = [[0i16; DIM]; 2];
+        let reach = self.reach();
+        let Accumulator {
+            net,
+            points,
+            saved,
+            masks_fouls,
+            ..
+        } = self;
         for d in 0..4 {
-            board.empty_points_along(pos, d, self.reach(), |near, key| {
+            board.empty_points_along(pos, d, reach, |near, key| {
+                let point = &mut points[near.index()];
                 if save {
-                    let i = near.index();
-                    self.saved.push(SavedPoint {
-                        pos: near,
-                        classes: self.classes[i],
-                        sums: self.sums[i],
-                        counted: self.counted[i],
-                    });
+                    saved.push((near, *point));
                 }
-                self.reread_line(board, near, d, key, &mut change)
+                let counted = |c| !*masks_fouls || counts(board, near, COLORS[c]);
+                point.reread_line(&net.codebook, d, key, counted, &mut change);
             });
         }
         for (total, change) in self.totals.iter_mut().zip(&change) {
@@ -286,10 +296,10 @@ impl Accumulator {
     /// What the sums hold for each empty point, for tests that compare it with a fresh
     /// computation.
     #[cfg(test)]
-    pub(super) fn empty_points(&mut self, board: &Board) -> Vec<([[u16; 4]; 2], [Row; 2])> {
+    pub(super) fn empty_points(&mut self, board: &Board) -> Vec<Point> {
         self.catch_up(board);
         (board.empty_points())
-            .map(|pos| (self.classes[pos.index()], self.sums[pos.index()]))
+            .map(|pos| self.points[pos.index()])
             .collect()
     }
 }
