@@ -118,10 +118,12 @@ pub struct TuneArgs {
     /// fit to those scores instead of the games' results
     #[arg(long, group = "mode")]
     pub labels: bool,
-    /// Fit the move-ordering weights to the moves played (give it a strong engine's games)
+    /// Fit the move-ordering weights to the moves played (give it a strong engine's games,
+    /// or self-play files)
     #[arg(long, group = "mode")]
     pub ordering: bool,
-    /// SGF files of finished games as c-gomoku-cli writes them (with --labels: label files)
+    /// SGF files of finished games as c-gomoku-cli writes them (with --labels: label files;
+    /// with --ordering also self-play files)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 }

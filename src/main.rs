@@ -278,7 +278,7 @@ fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
         TuneMode::Results => run_tune_results(&args.files, tune::Scope::All),
         TuneMode::Initiative => run_tune_results(&args.files, tune::Scope::Initiative),
         TuneMode::Labels => run_tune_labels(&args.files),
-        TuneMode::Ordering => run_tune_ordering(&read_games(&args.files)?),
+        TuneMode::Ordering => run_tune_ordering(&read_choices(&args.files)?),
     }
 }
 
@@ -368,16 +368,34 @@ fn run_tune_labels(files: &[PathBuf]) -> anyhow::Result<()> {
 }
 
 /// Fits on four games in five and reports the accuracy on the fifth, held out.
-fn run_tune_ordering(games: &[tune::Game]) -> anyhow::Result<()> {
+/// The move-ordering choices of every game of `files`, game by game: SGF collections
+/// or self-play files (`selfplay`), told apart by their first character.
+fn read_choices(files: &[PathBuf]) -> anyhow::Result<Vec<Vec<tune::ordering::Choice>>> {
+    use tune::ordering;
+    let mut games = Vec::new();
+    for file in files {
+        let text = read_text(file)?;
+        if text.trim_start().starts_with('(') {
+            let records = sgf::read_games(&text).with_context(|| file.display().to_string())?;
+            games.extend(records.iter().map(ordering::choices));
+        } else {
+            let played = selfplay::read_games(&text).with_context(|| file.display().to_string())?;
+            games.extend(played.iter().map(ordering::self_play_choices));
+        }
+    }
+    Ok(games)
+}
+
+fn run_tune_ordering(games: &[Vec<tune::ordering::Choice>]) -> anyhow::Result<()> {
     use tune::ordering;
     let (mut fitted_on, mut held_out) = (Vec::new(), Vec::new());
-    for (i, game) in games.iter().enumerate() {
+    for (i, choices) in games.iter().enumerate() {
         let set = if i % 5 == 4 {
             &mut held_out
         } else {
             &mut fitted_on
         };
-        set.extend(ordering::choices(game));
+        set.extend_from_slice(choices);
     }
     anyhow::ensure!(
         !fitted_on.is_empty(),

@@ -6,11 +6,14 @@
 use super::{Game, ITERATIONS, replay};
 use crate::adam::Adam;
 use crate::board::pattern::{PATTERN_KINDS, THREAT_KINDS, Threat};
+use crate::board::{Board, Pos};
 use crate::move_values::{OrderFeatures, OrderWeights, PROXIMITY_CLASSES, RECENT_STONES};
 use crate::search;
 use crate::search::ordering::{self, Situation};
+use crate::selfplay;
 
 /// One position: the features of every candidate, and which of them was played.
+#[derive(Clone)]
 pub struct Choice {
     pub candidates: Vec<OrderFeatures>,
     pub played: usize,
@@ -35,19 +38,39 @@ pub fn choices(game: &Game) -> Vec<Choice> {
     let mut out = Vec::new();
     let mut moves = Vec::new();
     replay(game, |board, pos| {
-        if board.stone_count() > 3
-            && matches!(
-                ordering::generate(board, &mut moves),
-                Situation::Open | Situation::Forced
-            )
-            && moves.len() > 1
-            && let Some(played) = moves.iter().position(|&m| m == pos)
-        {
-            let candidates = moves.iter().map(|&m| OrderFeatures::of(board, m)).collect();
-            out.push(Choice { candidates, played });
+        if board.stone_count() > 3 {
+            out.extend(choice(board, pos, &mut moves));
         }
     });
     out
+}
+
+/// [`choices`] of a self-play game: every searched move (the opening's stones were
+/// not chosen). Empty if a move cannot be played.
+pub fn self_play_choices(game: &selfplay::Game) -> Vec<Choice> {
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    let replayed = game.replay(|board, sample| {
+        out.extend(choice(&mut board.clone(), sample.played, &mut moves));
+    });
+    if replayed.is_err() {
+        out.clear();
+    }
+    out
+}
+
+/// The choice of `played` in `board`, if the search would choose among several moves
+/// there and `played` is one of them.
+fn choice(board: &mut Board, played: Pos, moves: &mut Vec<Pos>) -> Option<Choice> {
+    let open = matches!(
+        ordering::generate(board, moves),
+        Situation::Open | Situation::Forced
+    );
+    let played = moves.iter().position(|&m| m == played)?;
+    (open && moves.len() > 1).then(|| Choice {
+        candidates: moves.iter().map(|&m| OrderFeatures::of(board, m)).collect(),
+        played,
+    })
 }
 
 /// The parameters a candidate's value sums (a line pattern counts once per line).
@@ -303,5 +326,16 @@ mod tests {
         // Before the 5th, 6th and 7th stone; the 6th chooses among the blocks.
         assert_eq!(choices.len(), 3);
         assert!(choices.iter().all(|c| c.played < c.candidates.len()));
+        // The same game from self-play, two opening stones: every searched move is a
+        // choice, the last three the same as the record's.
+        let line = "0 15 D 2 7,7:0 7,8:0 8,7:5 8,8:-3 9,7:10 6,7:-20 10,7:30";
+        let played = selfplay::Game::from_line(line).unwrap();
+        let from_self_play = self_play_choices(&played);
+        assert_eq!(from_self_play.len(), 5);
+        for (a, b) in from_self_play[2..].iter().zip(&choices) {
+            assert_eq!((a.played, &a.candidates), (b.played, &b.candidates));
+        }
+        let unplayable = selfplay::Game::from_line("0 15 D 2 7,7:0 7,8:0 7,7:5").unwrap();
+        assert!(self_play_choices(&unplayable).is_empty());
     }
 }
