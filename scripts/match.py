@@ -45,7 +45,8 @@ def find_runner():
         sys.exit(
             "c-gomoku-cli not found: put it on PATH or set C_GOMOKU_CLI.\n"
             "Get it from https://github.com/nkg114mc/c-gomoku-cli and build it with "
-            "'cd src && make'."
+            "'cd src && make' (GCC 12 needs '-fpermissive -include cstring' added to "
+            "CXXFLAGS in its Makefile)."
         )
     return runner
 

@@ -264,12 +264,22 @@ impl Accumulator {
     /// The network's score of `board` (whose stones these sums follow) for the side
     /// to move, in the search's units.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
-        let logit = self.logit(board);
+        self.evaluate_given(board, crate::eval::evaluate(board))
+    }
+
+    /// [`Accumulator::evaluate`] where the caller already has the classical score of
+    /// `board`, one of the network's inputs.
+    pub fn evaluate_given(&mut self, board: &Board, classical: i32) -> i32 {
+        let logit = self.logit_given(board, classical);
         self.net.score(logit)
     }
 
     /// The network's win logit for the side to move.
     pub fn logit(&mut self, board: &Board) -> f32 {
+        self.logit_given(board, crate::eval::evaluate(board))
+    }
+
+    fn logit_given(&mut self, board: &Board, classical: i32) -> f32 {
         self.catch_up(board);
         let me = board.to_move();
         let (own, other) = (
@@ -281,7 +291,7 @@ impl Accumulator {
             |k| own[k] as f32 / unit,
             |k| other[k] as f32 / unit,
             me == Color::Black,
-            crate::eval::evaluate(board),
+            classical,
         );
         self.net.head.forward(&inputs, &mut [0.0; HIDDEN])
     }

@@ -40,7 +40,7 @@ impl Search<'_> {
         // A quiet leaf needs no move list: nothing forces a reply, so the quiescence
         // search decides.
         if depth <= 0 && ply < MAX_PLY - 2 && !threatened {
-            return self.quiesce(ply);
+            return self.quiesce(ply, alpha, beta);
         }
         // A null window only tests a bound: it may be cut short, pruned and reduced.
         let null_window = beta - alpha == 1;
@@ -67,7 +67,7 @@ impl Search<'_> {
             }
         }
         // Step 1. Static score (none when a threat forces the moves).
-        let static_eval = self.static_eval(threatened);
+        let static_eval = self.static_eval(threatened, alpha, beta);
         self.static_evals[ply] = static_eval;
         // Step 2. Futility pruning and razoring, decided before the move list is built,
         // which a pruned node never needs.
@@ -100,7 +100,7 @@ impl Search<'_> {
         // Step 3. Forced-reply extension: a single reply costs no depth.
         let forced = moves.len() == 1;
         if depth <= 0 && !forced {
-            return self.quiesce(ply);
+            return self.quiesce(ply, alpha, beta);
         }
         let color = self.board.to_move();
         let me = color.index();
@@ -278,7 +278,7 @@ impl Search<'_> {
             && score + per_depth(RAZOR_MARGIN, depth) < alpha
             && !self.attack_brewing(me)
         {
-            return Some(self.quiesce(ply));
+            return Some(self.quiesce(ply, alpha, beta));
         }
         None
     }
@@ -323,7 +323,8 @@ impl Search<'_> {
     /// No fours are played here besides the VCF's: it already finds what matters. A
     /// four-three point's weight assumes it wins, yet here it counts only when the VCF
     /// found none from it (a counter-four answers it, or a foul spoils Black's three).
-    pub(super) fn quiesce(&mut self, ply: usize) -> i32 {
+    /// `alpha..beta` is the window its score will be compared with.
+    pub(super) fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
         let me = self.board.to_move();
         if ordering::has_winning_four(&mut self.board, me).is_some() {
             return MATE - ply as i32 - 3;
@@ -344,9 +345,10 @@ impl Search<'_> {
         // has none under renju, see `Threat::classify`).
         let double_three = self.board.threat_count(me, Threat::Flex3x2) > 0;
         if double_three && self.board.four_points(me.opponent()).is_empty() {
-            return self.evaluate() + DOUBLE_THREE_BONUS;
+            let bonus = DOUBLE_THREE_BONUS;
+            return self.leaf_score(alpha - bonus, beta - bonus) + bonus;
         }
-        self.evaluate()
+        self.leaf_score(alpha, beta)
     }
 
     /// Four-three points of `color`, from which a VCF is likely. A four beside a lesser

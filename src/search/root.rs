@@ -319,7 +319,8 @@ impl Search<'_> {
         };
         let previous: Vec<Pos> = roots.iter().map(|r| r.pos).collect();
         self.root_depth = depth;
-        self.static_evals[0] = self.static_eval(ordering::threatened(&self.board));
+        self.static_evals[0] =
+            self.static_eval(ordering::threatened(&self.board), -INFINITY, INFINITY);
         let mut alpha = alpha;
         let mut best = -INFINITY;
         let mut new_best = None;

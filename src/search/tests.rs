@@ -364,17 +364,43 @@ fn the_same_network_again_keeps_the_table_and_another_clears_it() {
     assert_eq!(engine.table_usage().1, 0);
 }
 
+/// A position no threat narrows, which a network scores.
+fn quiet_position() -> Board {
+    picture(
+        Rule::Freestyle,
+        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
+        Color::White,
+    )
+}
+
+#[test]
+fn a_classical_score_far_outside_the_window_stands_without_the_network() {
+    let network = Arc::new(random_network(Rule::Freestyle, 3));
+    let quiet = quiet_position();
+    let classical = eval::evaluate(&quiet);
+    let network_score = Accumulator::new(network.clone(), &quiet).evaluate(&quiet);
+    assert_ne!(network_score, classical);
+    let leaf_score = |alpha: i32, beta: i32| {
+        with_search_scored_by(Some(network.clone()), &quiet, |search| {
+            search.leaf_score(alpha, beta)
+        })
+    };
+    let far_above = classical - LAZY_MARGIN;
+    assert_eq!(leaf_score(far_above - 1, far_above), classical);
+    assert_eq!(leaf_score(far_above, far_above + 1), network_score);
+    let far_below = classical + LAZY_MARGIN;
+    assert_eq!(leaf_score(far_below, far_below + 1), classical);
+    assert_eq!(leaf_score(far_below - 2, far_below - 1), network_score);
+    assert_eq!(leaf_score(-INFINITY, INFINITY), network_score);
+}
+
 #[test]
 fn a_network_scores_only_positions_no_threat_narrows() {
     let network = Arc::new(random_network(Rule::Freestyle, 3));
     let score = |board: &Board| {
         with_search_scored_by(Some(network.clone()), board, |search| search.evaluate())
     };
-    let quiet = picture(
-        Rule::Freestyle,
-        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
-        Color::White,
-    );
+    let quiet = quiet_position();
     let network_score = Accumulator::new(network.clone(), &quiet).evaluate(&quiet);
     assert_ne!(network_score, eval::evaluate(&quiet));
     assert_eq!(score(&quiet), network_score);

@@ -156,21 +156,37 @@ impl<'a> Search<'a> {
     /// (`train::is_fitted`) and where the classical score, which weighs threats, played
     /// better.
     pub(super) fn evaluate(&mut self) -> i32 {
+        self.leaf_score(-INFINITY, INFINITY)
+    }
+
+    /// [`Search::evaluate`] where only how the score compares with the window
+    /// `alpha..beta` matters much (see [`Search::score_within`]).
+    pub(super) fn leaf_score(&mut self, alpha: i32, beta: i32) -> i32 {
         let threatened = self.accumulator.is_some() && threatened(&self.board);
-        self.score(threatened)
+        self.score_within(threatened, alpha, beta)
     }
 
     /// A node's static score where it already knows whether a threat forces its moves:
     /// none if one does (the score of such a node means nothing to its pruning).
-    pub(super) fn static_eval(&mut self, threatened: bool) -> Option<i32> {
-        (!threatened).then(|| self.score(false))
+    pub(super) fn static_eval(&mut self, threatened: bool, alpha: i32, beta: i32) -> Option<i32> {
+        (!threatened).then(|| self.score_within(false, alpha, beta))
     }
 
-    /// [`Search::evaluate`] given whether the position is threatened.
-    fn score(&mut self, threatened: bool) -> i32 {
+    /// [`Search::evaluate`] given whether the position is threatened, lazily: where the
+    /// classical score lies [`LAZY_MARGIN`] outside the window `alpha..beta`, that
+    /// score, since the network's correction would not bring it back and the network's
+    /// update is the node's largest cost.
+    fn score_within(&mut self, threatened: bool, alpha: i32, beta: i32) -> i32 {
+        let classical = eval::evaluate(&self.board);
         match &mut self.accumulator {
-            Some(accumulator) if !threatened => accumulator.evaluate(&self.board),
-            _ => eval::evaluate(&self.board),
+            Some(accumulator)
+                if !threatened
+                    && classical < beta.saturating_add(LAZY_MARGIN)
+                    && classical > alpha.saturating_sub(LAZY_MARGIN) =>
+            {
+                accumulator.evaluate_given(&self.board, classical)
+            }
+            _ => classical,
         }
     }
 
