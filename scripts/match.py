@@ -3,7 +3,8 @@
 c-gomoku-cli, both colours of every opening, and reports W-L-D, score, Elo and failures.
 
 c-gomoku-cli is found on PATH or through $C_GOMOKU_CLI. It is not part of this
-repository; build it from https://github.com/nkg114mc/c-gomoku-cli (cd src && make).
+repository; build it from https://github.com/nkg114mc/c-gomoku-cli (cd src && make;
+GCC 12 needs -fpermissive -include cstring added to CXXFLAGS in its Makefile).
 
 Examples:
   scripts/match.py --opponent /path/to/pbrain-pisq --rule 0 --size 20 --tc 0/1 --games 100

@@ -244,7 +244,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     eprintln!(
         "{} games: {} training samples, {} held out; scale {:.1} units per logit; \
          classical evaluation on the held-out samples: loss {:.4}, result error {:.4} (at scale {:.1}); \
-         {:.0} s on {threads} thread{}; wrote {}",
+         {:.0} s on {threads} thread{}; wrote {} ({})",
         games.len(),
         trained.training_samples,
         trained.validation_samples,
@@ -254,7 +254,8 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         trained.classical_scale,
         started.elapsed().as_secs_f64(),
         if threads == 1 { "" } else { "s" },
-        args.out.display()
+        args.out.display(),
+        trained.network.scope()
     );
     Ok(())
 }

@@ -7,7 +7,8 @@
 //! | 4 | magic `LZNT` |
 //! | 2 | format version, [`VERSION`] |
 //! | 1 | rule: the Gomocup rule number (0 freestyle, 1 standard, 4 renju, 8 caro) |
-//! | 1 | 0 |
+//! | 1 | board size: the side of the square board it was trained on, 0 for any (files
+//! | | written before this field was read hold 0) |
 //! | 2 × 4 | features, codebook width, hidden width, head inputs (must match the engine's) |
 //! | 4 | scale: search units per logit, `f32` |
 //! | 2 × features × width | codebook, `i16`, units of 1/256 |
@@ -21,7 +22,7 @@
 //! A file that breaks any of this is refused with an error that says what is wrong.
 
 use super::network::{DIM, HIDDEN, Head, INPUTS, Network};
-use crate::board::RuleSetting;
+use crate::board::{MAX_SIZE, MIN_SIZE, RuleSetting};
 use crate::features::FEATURES;
 use anyhow::{Context, bail, ensure};
 
@@ -34,7 +35,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(net.rule.number());
-    out.push(0);
+    out.push(net.board_size.map_or(0, |size| size as u8));
     for n in [FEATURES, DIM, HIDDEN, INPUTS] {
         out.extend_from_slice(&(n as u16).to_le_bytes());
     }
@@ -94,10 +95,15 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         version == VERSION,
         "format version {version}, this engine reads {VERSION}"
     );
-    let [rule, _] = reader.take::<2>("header")?;
+    let [rule, board_size] = reader.take::<2>("header")?;
     let rule = match RuleSetting::from_mask(u64::from(rule)) {
         Some(setting) if setting.rule.number() == rule => setting.rule,
         _ => bail!("unknown rule {rule}"),
+    };
+    let board_size = match usize::from(board_size) {
+        0 => None,
+        size if (MIN_SIZE..=MAX_SIZE).contains(&size) => Some(size),
+        size => bail!("board size {size}, not 0 (any) nor {MIN_SIZE} to {MAX_SIZE}"),
     };
     for (expected, what) in [
         (FEATURES, "features"),
@@ -161,6 +167,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
     );
     Ok(Network {
         rule,
+        board_size,
         scale,
         codebook,
         head,

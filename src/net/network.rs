@@ -105,6 +105,10 @@ pub fn head_inputs(
 pub struct Network {
     /// The rule it was trained for.
     pub rule: Rule,
+    /// The square board's side it was trained on, if one: the head reads sums over the
+    /// whole board, which grow with it, so such a network scores boards of that size
+    /// only.
+    pub board_size: Option<usize>,
     /// Search units per logit: the network's logit times this is its score.
     pub scale: f32,
     /// `FEATURES` rows, in units of `1 / ONE`.
@@ -127,10 +131,27 @@ impl Network {
             .collect();
         Network {
             rule,
+            board_size: None,
             scale,
             codebook,
             head,
         }
+    }
+
+    /// What it scores, for people: its rule and board size.
+    pub fn scope(&self) -> String {
+        match self.board_size {
+            Some(size) => format!("{:?} on {size}x{size} boards", self.rule),
+            None => format!("{:?} on boards of any size", self.rule),
+        }
+    }
+
+    /// Whether it scores positions of `board`: of its rule and, if it has one, its size.
+    pub fn fits(&self, board: &Board) -> bool {
+        self.rule == board.rule()
+            && self
+                .board_size
+                .is_none_or(|size| board.width() == size && board.height() == size)
     }
 
     /// The network whose score is the classical evaluation's, as long as that stays

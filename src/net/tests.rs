@@ -126,6 +126,26 @@ fn a_network_survives_its_file_and_every_damage_is_refused() {
     shape[10] = 7;
     assert!(refusal(&shape).contains("codebook width 7"));
     assert!(refusal(b"PK\x03\x04 a zip file").contains("magic"));
+    let mut size = bytes.clone();
+    size[7] = 4;
+    assert!(refusal(&size).contains("board size 4"));
+}
+
+#[test]
+fn a_networks_board_size_survives_its_file_and_limits_what_it_scores() {
+    let sized = Network {
+        board_size: Some(20),
+        ..random_network(Rule::Freestyle, 7)
+    };
+    let read = file::from_bytes(&file::to_bytes(&sized)).expect("its own file");
+    assert_eq!(read.board_size, Some(20));
+    assert!(read.fits(&Board::new(20, 20, Rule::Freestyle)));
+    assert!(!read.fits(&Board::new(15, 15, Rule::Freestyle)));
+    assert!(!read.fits(&Board::new(20, 15, Rule::Freestyle)));
+    assert!(!read.fits(&Board::new(20, 20, Rule::Standard)));
+    let any = random_network(Rule::Freestyle, 7);
+    assert!(any.fits(&Board::new(15, 15, Rule::Freestyle)));
+    assert!(any.fits(&Board::new(20, 15, Rule::Freestyle)));
 }
 
 #[test]

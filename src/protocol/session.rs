@@ -498,7 +498,18 @@ impl Session {
             }
             Info::EvalFile(file) => match net::file::load(Path::new(&file)) {
                 Ok(network) => {
-                    log::info!("{file}: the network for {:?}", network.rule);
+                    log::info!("{file}: the network for {}", network.scope());
+                    if let Some(board) = &self.board
+                        && board.rule() == network.rule
+                        && !network.fits(board)
+                    {
+                        log::warn!(
+                            "{file} scores {}: this {}x{} board keeps the classical evaluation",
+                            network.scope(),
+                            board.width(),
+                            board.height()
+                        );
+                    }
                     self.engine().set_network(Arc::new(network));
                 }
                 Err(error) => {

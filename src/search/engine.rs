@@ -90,7 +90,7 @@ impl Engine {
         }
     }
 
-    /// The network that scores positions of `rule`, if any.
+    /// The network for `rule`, if any; it scores only boards of its size, if it has one.
     pub fn network(&self, rule: Rule) -> Option<&Arc<Network>> {
         self.networks.iter().find(|n| n.rule == rule)
     }
@@ -145,7 +145,8 @@ impl Engine {
                 history.iter_mut().for_each(|h| *h /= 2);
             }
         }
-        let shared = Shared::new(&self.tt, self.network(board.rule()).cloned());
+        let network = self.network(board.rule()).filter(|n| n.fits(board));
+        let shared = Shared::new(&self.tt, network.cloned());
         let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
         let mut main = Search::new(&shared, main, board, limits, stop);
         let (moves, reply) = if count != 1 || helpers.is_empty() {

@@ -313,29 +313,55 @@ fn node_counts_repeat_exactly() {
         ],
         Color::Black,
     );
-    let run = || {
-        let mut engine = Engine::new(1 << 20);
-        let limits = Limits {
-            max_depth: Some(5),
-            ..Limits::default()
-        };
-        let mut nodes = 0;
-        struct Count<'a>(&'a mut u64);
-        impl Reporter for Count<'_> {
-            fn progress(&mut self, p: &Progress) {
-                *self.0 = p.nodes;
-            }
-        }
-        let m = engine.best_moves(
-            &board,
-            1,
-            &limits,
-            &AtomicBool::new(false),
-            &mut Count(&mut nodes),
-        );
-        (m, nodes)
-    };
+    let run = || searched_to_depth(&mut Engine::new(1 << 20), &board, 5);
     assert_eq!(run(), run());
+}
+
+/// The best move and score of a search of `board` to `depth`, and its nodes.
+fn searched_to_depth(engine: &mut Engine, board: &Board, depth: u32) -> (Pos, i32, u64) {
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut nodes = 0;
+    struct Count<'a>(&'a mut u64);
+    impl Reporter for Count<'_> {
+        fn progress(&mut self, p: &Progress) {
+            *self.0 = p.nodes;
+        }
+    }
+    let best = engine.best_moves(
+        board,
+        1,
+        &limits,
+        &AtomicBool::new(false),
+        &mut Count(&mut nodes),
+    )[0];
+    (best.pos, best.score, nodes)
+}
+
+#[test]
+fn a_network_of_another_board_size_leaves_the_classical_score() {
+    let board = picture(
+        Rule::Freestyle,
+        &["", "", "", "", "", ".......X", "......OX", "......O"],
+        Color::Black,
+    );
+    let with = |network: Option<Network>| {
+        let mut engine = Engine::new(1 << 20);
+        if let Some(network) = network {
+            engine.set_network(Arc::new(network));
+        }
+        searched_to_depth(&mut engine, &board, 6)
+    };
+    let sized = |board_size| Network {
+        board_size,
+        ..random_network(Rule::Freestyle, 5)
+    };
+    let classical = with(None);
+    assert_eq!(with(Some(sized(Some(20)))), classical);
+    assert_ne!(with(Some(sized(Some(15)))), classical);
+    assert_ne!(with(Some(sized(None))), classical);
 }
 
 #[test]

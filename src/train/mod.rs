@@ -417,6 +417,8 @@ pub fn run(
         games.iter().all(|g| g.rule == rule),
         "the games mix rules: a network is trained for one"
     );
+    // Games of one board size make a network of that size; mixed ones, of any.
+    let board_size = Some(games[0].size).filter(|&size| games.iter().all(|g| g.size == size));
     anyhow::ensure!(options.hold_out >= 2, "hold out every 2nd game or fewer");
     let (validation, training): (Vec<_>, Vec<_>) = games
         .iter()
@@ -529,7 +531,7 @@ pub fn run(
     Ok(Trained {
         network: model
             .with_correction_scaled(options.correction_scale)
-            .to_network(rule, scale as f32),
+            .to_network(rule, board_size, scale as f32),
         training_samples: training_pairs.len(),
         validation_samples,
         scale,

@@ -91,8 +91,16 @@ impl Model {
     }
 
     /// The engine's network of this model.
-    pub fn to_network(&self, rule: crate::board::Rule, scale: f32) -> Network {
-        Network::quantised(rule, scale, &self.codebook, self.head.clone())
+    pub fn to_network(
+        &self,
+        rule: crate::board::Rule,
+        board_size: Option<usize>,
+        scale: f32,
+    ) -> Network {
+        Network {
+            board_size,
+            ..Network::quantised(rule, scale, &self.codebook, self.head.clone())
+        }
     }
 
     /// The win logit of `board` for the side to move; `activations` keeps what the
@@ -292,7 +300,7 @@ mod tests {
     #[test]
     fn the_engine_s_score_is_the_trainer_s_within_the_rounding_of_the_codebook() {
         let model = Model::random(5, 0.5);
-        let net = Arc::new(model.to_network(Rule::Freestyle, 400.0));
+        let net = Arc::new(model.to_network(Rule::Freestyle, None, 400.0));
         let mut activations = Activations::default();
         let (mut largest_gap, mut logits) = (0.0f32, Vec::new());
         for board in positions() {
