@@ -13,7 +13,6 @@ use crate::search::{self, Engine, LastProgress, Limits, Progress, Proof};
 use anyhow::{Context, ensure};
 use serde::Serialize;
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -192,8 +191,9 @@ pub fn run(args: &AnalyzeArgs, position: &str) -> anyhow::Result<Report> {
         ..Limits::default()
     };
     let mut engine = Engine::new(64 << 20);
-    for path in &args.evaluation.networks {
-        engine.set_network(Arc::new(crate::net::file::load(path)?));
+    let evaluation = &args.evaluation;
+    for network in crate::net::builtin::chosen(evaluation.classical, &evaluation.networks)? {
+        engine.set_network(network);
     }
     let mut last = LastProgress::default();
     let best = engine.best_moves(&board, 1, &limits, &AtomicBool::new(false), &mut last);

@@ -90,9 +90,7 @@ pub fn run(
     let mut nodes = 0;
     for (index, board) in positions().iter().enumerate() {
         let mut engine = Engine::new(TABLE_BYTES);
-        for network in networks {
-            engine.set_network(network.clone());
-        }
+        engine.use_networks(networks.to_vec());
         let limits = Limits {
             max_depth: Some(depth),
             ..Limits::default()

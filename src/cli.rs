@@ -103,10 +103,14 @@ pub struct BenchArgs {
 /// Which evaluation scores positions.
 #[derive(Args, Debug, Default)]
 pub struct EvaluationArgs {
-    /// Score positions of the file's rule with this network (`pbrain-lianzhu train`);
-    /// repeat for other rules. Without it: the classical evaluation
+    /// Score positions of the file's rule with this network (`pbrain-lianzhu train`)
+    /// instead of the built-in one; repeat for other rules
     #[arg(long = "net", value_name = "FILE")]
     pub networks: Vec<PathBuf>,
+    /// Score with the classical evaluation, not the built-in networks (freestyle on
+    /// 20x20 boards); a --net still applies
+    #[arg(long)]
+    pub classical: bool,
 }
 
 #[derive(Args, Debug)]
@@ -158,6 +162,8 @@ pub struct SelfplayArgs {
     /// File to write, one game a line (the format is in `src/selfplay.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
 }
 
 #[derive(Args, Debug)]

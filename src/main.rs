@@ -157,6 +157,7 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
         threads,
         openings,
         balanced_within: args.balanced_within.map(|units| units as i32),
+        networks: load_networks(&args.evaluation)?,
     };
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
@@ -183,10 +184,7 @@ fn run_selfplay(args: &SelfplayArgs) -> anyhow::Result<()> {
 }
 
 fn load_networks(args: &cli::EvaluationArgs) -> anyhow::Result<Vec<std::sync::Arc<net::Network>>> {
-    args.networks
-        .iter()
-        .map(|path| Ok(std::sync::Arc::new(net::file::load(path)?)))
-        .collect()
+    net::builtin::chosen(args.classical, &args.networks)
 }
 
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {

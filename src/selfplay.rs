@@ -29,6 +29,7 @@
 //! sample: the stones so far, the side to move, the score and the move, and the result.
 
 use crate::board::{Board, Color, Pos, Rule, RuleSetting};
+use crate::net::Network;
 use crate::rules;
 use crate::search::{self, Engine, Limits, Proof, Silent};
 use anyhow::Context;
@@ -36,8 +37,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Plies after the opening whose move may be the second best, for variety.
 const VARIED_PLIES: usize = 8;
@@ -68,6 +69,18 @@ pub struct Options {
     /// Random openings are kept only if a search of them (`nodes`) scores within this
     /// of even.
     pub balanced_within: Option<i32>,
+    /// The networks that score positions of their rules; the classical evaluation
+    /// scores the rest.
+    pub networks: Vec<Arc<Network>>,
+}
+
+impl Options {
+    /// An engine that plays these games.
+    fn engine(&self) -> Engine {
+        let mut engine = Engine::new(TABLE_BYTES);
+        engine.use_networks(self.networks.clone());
+        engine
+    }
 }
 
 /// Openings in the offset notation of `scripts/openings/` (`dx,dy, dx,dy, ...` a line).
@@ -363,7 +376,7 @@ pub fn run(
     std::thread::scope(|scope| {
         for _ in 0..options.threads.max(1) {
             scope.spawn(|| {
-                let mut engine = Engine::new(TABLE_BYTES);
+                let mut engine = options.engine();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= options.games {
@@ -442,7 +455,21 @@ mod tests {
             threads,
             openings: Vec::new(),
             balanced_within: None,
+            networks: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_networks_given_score_the_games() {
+        let classical = options(1);
+        let scored = Options {
+            networks: vec![Arc::new(crate::net::testing::random_network(
+                Rule::Renju,
+                3,
+            ))],
+            ..classical.clone()
+        };
+        assert_ne!(lines(&scored), lines(&classical));
     }
 
     fn lines(options: &Options) -> Vec<String> {
@@ -473,7 +500,7 @@ mod tests {
 
     /// How far from even the search scores each game's opening.
     fn opening_scores(options: &Options) -> Vec<i32> {
-        let mut engine = Engine::new(TABLE_BYTES);
+        let mut engine = options.engine();
         let limits = Limits {
             max_nodes: Some(options.nodes),
             ..Limits::default()

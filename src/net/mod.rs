@@ -13,6 +13,7 @@
 //! in the format of [`mod@file`], quantised as the engine reads it.
 
 mod accumulator;
+pub mod builtin;
 pub mod file;
 mod network;
 

@@ -387,7 +387,8 @@ fn info(text: &str) -> Result<Info, ParseError> {
         "show_detail" => Info::ShowDetail(int(value)?),
         "evalfile" if value.is_empty() => {
             return Err(malformed(
-                "INFO evalfile needs a weights file, or 'classical' for the classical evaluation",
+                "INFO evalfile needs a weights file, 'classical' for the classical evaluation \
+                 or 'builtin' for the built-in networks",
             ));
         }
         "evalfile" => Info::EvalFile(value.to_string()),

@@ -144,9 +144,7 @@ impl Session {
     /// A session whose engine scores the positions of each network's rule with it.
     pub fn with_networks(networks: Vec<Arc<Network>>) -> Session {
         let session = Session::default();
-        for network in networks {
-            session.engine().set_network(network);
-        }
+        session.engine().use_networks(networks);
         session
     }
 
@@ -495,6 +493,10 @@ impl Session {
             Info::EvalFile(file) if file.eq_ignore_ascii_case("classical") => {
                 self.engine().clear_networks();
                 log::info!("classical evaluation for every rule");
+            }
+            Info::EvalFile(file) if file.eq_ignore_ascii_case("builtin") => {
+                self.engine().use_networks(net::builtin::networks());
+                log::info!("the built-in networks");
             }
             Info::EvalFile(file) => match net::file::load(Path::new(&file)) {
                 Ok(network) => {

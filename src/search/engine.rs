@@ -84,8 +84,16 @@ impl Engine {
 
     /// Goes back to the classical evaluation for every rule (the table is cleared).
     pub fn clear_networks(&mut self) {
-        if !self.networks.is_empty() {
-            self.networks.clear();
+        self.use_networks(Vec::new());
+    }
+
+    /// Scores with `networks` (one per rule) and the classical evaluation for the other
+    /// rules from the next search on; the table is cleared unless they are those in use.
+    pub fn use_networks(&mut self, networks: Vec<Arc<Network>>) {
+        let in_use = networks.len() == self.networks.len()
+            && (networks.iter()).all(|n| self.network(n.rule).is_some_and(|m| **m == **n));
+        if !in_use {
+            self.networks = networks;
             self.tt.clear();
         }
     }

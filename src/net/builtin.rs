@@ -1,0 +1,60 @@
+//! The networks built into the binary: the default evaluation of their rules and board
+//! sizes. Each was kept because it passed an SPRT against the classical evaluation;
+//! `docs/learned-eval.md` gives the commands that make it again.
+
+use super::{Network, file};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Freestyle on 20x20 boards.
+const FREESTYLE_20: &[u8] = include_bytes!("../../nets/freestyle20.lznt");
+
+/// The built-in networks.
+pub fn networks() -> Vec<Arc<Network>> {
+    [FREESTYLE_20]
+        .into_iter()
+        .map(|bytes| Arc::new(file::from_bytes(bytes).expect("a built-in network reads")))
+        .collect()
+}
+
+/// The networks an engine starts with: the built-in ones unless `classical`, each
+/// replaced by one of `files` of the same rule.
+pub fn chosen(classical: bool, files: &[PathBuf]) -> anyhow::Result<Vec<Arc<Network>>> {
+    let mut networks = if classical { Vec::new() } else { networks() };
+    for path in files {
+        let network = file::load(path)?;
+        networks.retain(|n| n.rule != network.rule);
+        networks.push(Arc::new(network));
+    }
+    Ok(networks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    #[test]
+    fn the_built_in_networks_read_and_each_has_its_rule_and_size() {
+        let networks = networks();
+        assert_eq!(networks.len(), 1);
+        assert_eq!(networks[0].rule, Rule::Freestyle);
+        assert_eq!(networks[0].board_size, Some(20));
+        assert_ne!(*networks[0], Network::control(Rule::Freestyle));
+    }
+
+    #[test]
+    fn classical_leaves_them_out_and_a_file_replaces_its_rules() {
+        assert!(chosen(true, &[]).expect("nothing to read").is_empty());
+        let dir = std::env::temp_dir().join(format!("lianzhu-builtin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        let control = dir.join("control.lznt");
+        file::save(&Network::control(Rule::Freestyle), &control).expect("written");
+        let replaced = chosen(false, std::slice::from_ref(&control)).expect("read");
+        assert_eq!(replaced.len(), 1);
+        assert_eq!(*replaced[0], Network::control(Rule::Freestyle));
+        let missing = chosen(false, &[dir.join("missing.lznt")]);
+        assert!(missing.is_err());
+        std::fs::remove_dir_all(&dir).expect("removed");
+    }
+}
