@@ -89,6 +89,8 @@ pub struct PlayArgs {
     /// Play White: the engine opens
     #[arg(long)]
     pub white: bool,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
 }
 
 #[derive(Args, Debug)]

@@ -111,6 +111,7 @@ fn run_play(args: &PlayArgs) -> anyhow::Result<()> {
         size: args.game.size,
         think: Duration::from_millis(args.time),
         human_white: args.white,
+        networks: load_networks(&args.evaluation)?,
     };
     play::run(&options, io::stdin().lock(), &mut io::stdout())?;
     Ok(())

@@ -5,9 +5,11 @@
 
 use crate::analyze::{parse_position, pos_notation};
 use crate::board::{Board, Cell, Color, Pos};
+use crate::net::Network;
 use crate::rules::{self, Rule};
 use crate::search::{Engine, Limits, Silent};
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,8 @@ pub struct Options {
     pub think: Duration,
     /// The person plays White (the engine opens).
     pub human_white: bool,
+    /// The networks that score positions of their rules.
+    pub networks: Vec<Arc<Network>>,
 }
 
 /// The board as text, with coordinates and the last move in brackets.
@@ -80,6 +84,7 @@ fn game_over(board: &Board) -> Option<String> {
 pub fn run(options: &Options, input: impl BufRead, output: &mut impl Write) -> std::io::Result<()> {
     let mut board = Board::new(options.size, options.size, options.rule);
     let mut engine = Engine::new(64 << 20);
+    engine.use_networks(options.networks.clone());
     let human = if options.human_white {
         Color::White
     } else {
@@ -162,6 +167,7 @@ mod tests {
             size: 15,
             think: Duration::from_millis(30),
             human_white,
+            networks: Vec::new(),
         };
         let mut output = Vec::new();
         run(&options, script.as_bytes(), &mut output).unwrap();
