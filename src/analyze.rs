@@ -192,9 +192,10 @@ pub fn run(args: &AnalyzeArgs, position: &str) -> anyhow::Result<Report> {
     };
     let mut engine = Engine::new(64 << 20);
     let evaluation = &args.evaluation;
-    for network in crate::net::builtin::chosen(evaluation.classical, &evaluation.networks)? {
-        engine.set_network(network);
-    }
+    engine.use_networks(crate::net::builtin::chosen(
+        evaluation.classical,
+        &evaluation.networks,
+    )?);
     let mut last = LastProgress::default();
     let best = engine.best_moves(&board, 1, &limits, &AtomicBool::new(false), &mut last);
     let best = best.first().context("no legal move: the board is full")?;

@@ -198,11 +198,7 @@ fn a_node_improves_when_its_score_rose_since_its_side_last_moved() {
 
 #[test]
 fn a_search_that_leaves_a_move_out_neither_plays_it_nor_touches_the_table() {
-    let board = picture(
-        Rule::Freestyle,
-        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
-        Color::White,
-    );
+    let board = quiet_position();
     let key = board.hash();
     let best = with_search(&board, |search| {
         search.pvs(plies(3), -INFINITY, INFINITY, 1);
@@ -227,11 +223,7 @@ fn futility_pruning_keeps_the_static_score_unless_an_attack_brews() {
         })
     };
     // White to move, Black scattered: nothing brews, the static score stands.
-    let quiet = picture(
-        Rule::Freestyle,
-        &["", "", "..X.....X", "", "", "....O", "", "..X.....X"],
-        Color::White,
-    );
+    let quiet = quiet_position();
     assert_eq!(prune(&quiet), Some(eval::evaluate(&quiet)));
     // Black has a four-three point at (4,4): White's static score means nothing.
     let brewing = picture(

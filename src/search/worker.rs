@@ -162,27 +162,31 @@ impl<'a> Search<'a> {
     /// [`Search::evaluate`] where only how the score compares with the window
     /// `alpha..beta` matters much (see [`Search::score_within`]).
     pub(super) fn leaf_score(&mut self, alpha: i32, beta: i32) -> i32 {
-        let threatened = self.accumulator.is_some() && threatened(&self.board);
-        self.score_within(threatened, alpha, beta)
+        self.score_within(alpha, beta, threatened)
     }
 
     /// A node's static score where it already knows whether a threat forces its moves:
     /// none if one does (the score of such a node means nothing to its pruning).
     pub(super) fn static_eval(&mut self, threatened: bool, alpha: i32, beta: i32) -> Option<i32> {
-        (!threatened).then(|| self.score_within(false, alpha, beta))
+        (!threatened).then(|| self.score_within(alpha, beta, |_| false))
     }
 
-    /// [`Search::evaluate`] given whether the position is threatened, lazily: where the
-    /// classical score lies [`LAZY_MARGIN`] outside the window `alpha..beta`, that
-    /// score, since the network's correction would not bring it back and the network's
-    /// update is the node's largest cost.
-    fn score_within(&mut self, threatened: bool, alpha: i32, beta: i32) -> i32 {
+    /// [`Search::evaluate`], lazily: where the classical score lies [`LAZY_MARGIN`]
+    /// outside the window `alpha..beta`, that score, since the network's correction
+    /// would not bring it back and the network's update is the node's largest cost.
+    /// `threatened` is asked only where the network would be.
+    fn score_within(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        threatened: impl FnOnce(&Board) -> bool,
+    ) -> i32 {
         let classical = eval::evaluate(&self.board);
         match &mut self.accumulator {
             Some(accumulator)
-                if !threatened
-                    && classical < beta.saturating_add(LAZY_MARGIN)
-                    && classical > alpha.saturating_sub(LAZY_MARGIN) =>
+                if classical < beta.saturating_add(LAZY_MARGIN)
+                    && classical > alpha.saturating_sub(LAZY_MARGIN)
+                    && !threatened(&self.board) =>
             {
                 accumulator.evaluate_given(&self.board, classical)
             }
