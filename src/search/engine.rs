@@ -25,6 +25,9 @@ pub struct Engine {
     /// The learned evaluations in use, at most one per rule; a rule without one is
     /// scored by the classical evaluation.
     networks: Vec<Arc<Network>>,
+    /// Whether a search has stored scores in the table since it was last emptied; an
+    /// empty table needs no clearing (a cleared table is a fresh allocation).
+    table_written: bool,
 }
 
 /// Most search threads `INFO thread_num` may ask for.
@@ -66,6 +69,7 @@ impl Engine {
             pondered: false,
             expected_reply: None,
             networks: Vec::new(),
+            table_written: false,
         }
     }
 
@@ -79,7 +83,7 @@ impl Engine {
         }
         self.networks.retain(|n| n.rule != network.rule);
         self.networks.push(network);
-        self.tt.clear();
+        self.forget_scores();
     }
 
     /// Goes back to the classical evaluation for every rule (the table is cleared).
@@ -94,6 +98,13 @@ impl Engine {
             && (networks.iter()).all(|n| self.network(n.rule).is_some_and(|m| **m == **n));
         if !in_use {
             self.networks = networks;
+            self.forget_scores();
+        }
+    }
+
+    /// Empties the table, whose scores came from another evaluation, if it holds any.
+    fn forget_scores(&mut self) {
+        if std::mem::take(&mut self.table_written) {
             self.tt.clear();
         }
     }
@@ -114,6 +125,7 @@ impl Engine {
     pub fn resize_table(&mut self, bytes: usize) {
         if bytes != self.tt.size_bytes() {
             self.tt = TranspositionTable::new(bytes);
+            self.table_written = false;
         }
     }
 
@@ -124,7 +136,7 @@ impl Engine {
 
     /// Forgets everything learnt: table, histories and VCF caches.
     pub fn clear(&mut self) {
-        self.tt.clear();
+        self.forget_scores();
         for thread in &mut self.threads {
             thread.history.iter_mut().for_each(|h| h.fill(0));
             thread.vcf_cache.clear();
@@ -148,6 +160,7 @@ impl Engine {
         if !std::mem::take(&mut self.pondered) {
             self.tt.new_search();
         }
+        self.table_written = true;
         for thread in &mut self.threads {
             for history in &mut thread.history {
                 history.iter_mut().for_each(|h| *h /= 2);

@@ -382,6 +382,27 @@ fn the_same_network_again_keeps_the_table_and_another_clears_it() {
     assert_eq!(engine.table_usage().1, 0);
 }
 
+#[test]
+fn an_engine_that_has_not_searched_keeps_its_table_when_given_a_network() {
+    let mut engine = Engine::new(1 << 20);
+    let fresh = engine.tt.storage();
+    engine.set_network(Arc::new(Network::control(Rule::Freestyle)));
+    engine.use_networks(vec![Arc::new(Network::control(Rule::Renju))]);
+    assert_eq!(engine.tt.storage(), fresh);
+    engine.best_moves(
+        &Board::new(15, 15, Rule::Renju),
+        1,
+        &Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        },
+        &AtomicBool::new(false),
+        &mut Silent,
+    );
+    engine.clear_networks();
+    assert_ne!(engine.tt.storage(), fresh);
+}
+
 /// A position no threat narrows, which a network scores.
 fn quiet_position() -> Board {
     picture(

@@ -148,6 +148,12 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// Where the entries live; a clear moves them.
+    #[cfg(test)]
+    pub fn storage(&self) -> *const u8 {
+        self.buckets.as_ptr().cast()
+    }
+
     pub fn clear(&mut self) {
         self.buckets = zeroed_buckets(self.buckets.len());
     }
