@@ -198,6 +198,10 @@ pub struct TrainArgs {
     /// Start from this network instead of random weights
     #[arg(long, value_name = "FILE")]
     pub start: Option<PathBuf>,
+    /// A codebook for each colour's view instead of one for both (twice the rows, the
+    /// same speed): renju's Black and White value the same line differently
+    #[arg(long, conflicts_with = "start")]
+    pub codebook_per_colour: bool,
     /// Weights file to write (the format is in `src/net/file.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

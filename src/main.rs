@@ -219,6 +219,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         seed: args.seed,
         threads,
         start,
+        codebooks: if args.codebook_per_colour { 2 } else { 1 },
     };
     let started = std::time::Instant::now();
     let mut on_epoch = |epoch: &train::Epoch| {

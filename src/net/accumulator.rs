@@ -25,7 +25,7 @@
 //! re-read already saw the later ones, so what a later one saved is not the board
 //! without it. So is a stone placed before the sums were made.
 
-use super::network::{DIM, HIDDEN, Network, ONE, counts, head_inputs};
+use super::network::{DIM, HIDDEN, Network, ONE, counts, first_row, head_inputs};
 use crate::board::pattern::HALF_LINE;
 use crate::board::{Board, COLORS, Color, POINTS, Pos, Rule};
 use crate::features::{REACH, features};
@@ -34,9 +34,31 @@ use std::sync::Arc;
 /// One point's pre-activation: the sum of its four rows.
 type Row = [i16; DIM];
 
+/// The network's codebook as the updates read it: where each colour's rows start
+/// worked out once, not at every row.
+#[derive(Clone)]
+struct Codebook {
+    net: Arc<Network>,
+    first_rows: [usize; 2],
+}
+
+impl Codebook {
+    fn new(net: Arc<Network>) -> Codebook {
+        let rows = net.codebook.len();
+        Codebook {
+            first_rows: [0, 1].map(|c| first_row(rows, c)),
+            net,
+        }
+    }
+
+    fn row(&self, c: usize, class: u16) -> &Row {
+        &self.net.codebook[self.first_rows[c] + usize::from(class)]
+    }
+}
+
 #[derive(Clone)]
 pub struct Accumulator {
-    net: Arc<Network>,
+    codebook: Codebook,
     /// Per point, current for empty points.
     points: Vec<Point>,
     /// Per colour, the clipped sums of all counted empty points.
@@ -74,7 +96,7 @@ impl Point {
     /// `counted`), and adds the change of the clipped values to `change`.
     fn reread_line(
         &mut self,
-        codebook: &[Row],
+        codebook: &Codebook,
         d: usize,
         key: u32,
         counted: impl Fn(usize) -> bool,
@@ -89,8 +111,8 @@ impl Point {
             }
             self.classes[c][d] = class;
             self.counted[c] = counted;
-            let new_row = &codebook[usize::from(class)];
-            let old_row = &codebook[usize::from(old)];
+            let new_row = codebook.row(c, class);
+            let old_row = codebook.row(c, old);
             let sum = &mut self.sums[c];
             let value = |v: i16, counted: bool| if counted { clipped(v) } else { 0 };
             for k in 0..DIM {
@@ -130,7 +152,7 @@ impl Accumulator {
     /// The sums of `board`, computed point by point.
     pub fn new(net: Arc<Network>, board: &Board) -> Accumulator {
         let mut accumulator = Accumulator {
-            net,
+            codebook: Codebook::new(net),
             points: vec![Point::EMPTY; POINTS],
             totals: [[0; DIM]; 2],
             masks_fouls: board.rule() == Rule::Renju,
@@ -153,7 +175,7 @@ impl Accumulator {
             for (d, &key) in keys.iter().enumerate() {
                 let class = features(key)[c];
                 point.classes[c][d] = class;
-                for (s, &v) in sum.iter_mut().zip(&self.net.codebook[usize::from(class)]) {
+                for (s, &v) in sum.iter_mut().zip(self.codebook.row(c, class)) {
                     *s += v;
                 }
             }
@@ -238,7 +260,7 @@ impl Accumulator {
         let mut change = [[0i16; DIM]; 2];
         let reach = self.reach();
         let Accumulator {
-            net,
+            codebook,
             points,
             saved,
             masks_fouls,
@@ -251,7 +273,7 @@ impl Accumulator {
                     saved.push((near, *point));
                 }
                 let counted = |c| !*masks_fouls || counts(board, near, COLORS[c]);
-                point.reread_line(&net.codebook, d, key, counted, &mut change);
+                point.reread_line(codebook, d, key, counted, &mut change);
             });
         }
         for (total, change) in self.totals.iter_mut().zip(&change) {
@@ -271,7 +293,7 @@ impl Accumulator {
     /// `board`, one of the network's inputs.
     pub fn evaluate_given(&mut self, board: &Board, classical: i32) -> i32 {
         let logit = self.logit_given(board, classical);
-        self.net.score(logit)
+        self.codebook.net.score(logit)
     }
 
     /// The network's win logit for the side to move.
@@ -293,7 +315,7 @@ impl Accumulator {
             me == Color::Black,
             classical,
         );
-        self.net.head.forward(&inputs, &mut [0.0; HIDDEN])
+        self.codebook.net.head.forward(&inputs, &mut [0.0; HIDDEN])
     }
 
     /// The totals, for tests that compare them with a fresh computation.

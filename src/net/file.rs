@@ -9,9 +9,9 @@
 //! | 1 | rule: the Gomocup rule number (0 freestyle, 1 standard, 4 renju, 8 caro) |
 //! | 1 | board size: the side of the square board it was trained on, 0 for any (files
 //! | | written before this field was read hold 0) |
-//! | 2 × 4 | features, codebook width, hidden width, head inputs (must match the engine's) |
+//! | 2 × 4 | codebook rows, codebook width, hidden width, head inputs (must match the engine's; the rows are its features, or twice that for a codebook per colour, Black's rows first) |
 //! | 4 | scale: search units per logit, `f32` |
-//! | 2 × features × width | codebook, `i16`, units of 1/256 |
+//! | 2 × rows × width | codebook, `i16`, units of 1/256 |
 //! | 4 × inputs × hidden | hidden weights, `f32`, input by input |
 //! | 4 × hidden | hidden biases, `f32` |
 //! | 4 × hidden | output weights, `f32` |
@@ -36,7 +36,7 @@ pub fn to_bytes(net: &Network) -> Vec<u8> {
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(net.rule.number());
     out.push(net.board_size.map_or(0, |size| size as u8));
-    for n in [FEATURES, DIM, HIDDEN, INPUTS] {
+    for n in [net.codebook.len(), DIM, HIDDEN, INPUTS] {
         out.extend_from_slice(&(n as u16).to_le_bytes());
     }
     out.extend_from_slice(&net.scale.to_le_bytes());
@@ -105,8 +105,13 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         size if (MIN_SIZE..=MAX_SIZE).contains(&size) => Some(size),
         size => bail!("board size {size}, not 0 (any) nor {MIN_SIZE} to {MAX_SIZE}"),
     };
+    let rows = usize::from(u16::from_le_bytes(reader.take("header")?));
+    ensure!(
+        rows == FEATURES || rows == 2 * FEATURES,
+        "{rows} codebook rows, this engine's network has {FEATURES} (or {} for a codebook per colour)",
+        2 * FEATURES
+    );
     for (expected, what) in [
-        (FEATURES, "features"),
         (DIM, "codebook width"),
         (HIDDEN, "hidden width"),
         (INPUTS, "head inputs"),
@@ -123,7 +128,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         "scale {scale} is not a positive number"
     );
     let expected_len =
-        4 + 2 + 2 + 8 + 4 + 2 * FEATURES * DIM + 4 * (HIDDEN * INPUTS + 2 * HIDDEN + 2) + 4;
+        4 + 2 + 2 + 8 + 4 + 2 * rows * DIM + 4 * (HIDDEN * INPUTS + 2 * HIDDEN + 2) + 4;
     ensure!(
         bytes.len() == expected_len,
         "{} bytes, a network of this shape has {expected_len}{}",
@@ -139,7 +144,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         crc32fast::hash(body) == crc,
         "checksum mismatch: the file is corrupt"
     );
-    let codebook = (0..FEATURES)
+    let codebook = (0..rows)
         .map(|_| -> anyhow::Result<[i16; DIM]> {
             let mut row = [0i16; DIM];
             for v in &mut row {

@@ -100,6 +100,12 @@ pub fn head_inputs(
     inputs
 }
 
+/// The first row of colour `c`'s view (0 Black, 1 White) in a codebook of `rows`
+/// rows: `FEATURES` (shared) or `2 * FEATURES` (Black's, then White's).
+pub fn first_row(rows: usize, c: usize) -> usize {
+    (c % (rows / FEATURES)) * FEATURES
+}
+
 /// A network as the engine runs it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -111,16 +117,21 @@ pub struct Network {
     pub board_size: Option<usize>,
     /// Search units per logit: the network's logit times this is its score.
     pub scale: f32,
-    /// `FEATURES` rows, in units of `1 / ONE`.
+    /// `FEATURES` rows, in units of `1 / ONE`, shared by both colours' views; or
+    /// `2 * FEATURES`, Black's rows then White's (see [`Network::rows`]).
     pub codebook: Vec<[i16; DIM]>,
     pub head: Head,
 }
 
 impl Network {
-    /// The network with `codebook` (`FEATURES` rows of `DIM`, units of 1.0) rounded
-    /// to the engine's integers.
+    /// The network with `codebook` (`FEATURES` or `2 * FEATURES` rows of `DIM`, units
+    /// of 1.0) rounded to the engine's integers.
     pub fn quantised(rule: Rule, scale: f32, codebook: &[f32], head: Head) -> Network {
-        assert_eq!(codebook.len(), FEATURES * DIM);
+        assert!(
+            [1, 2].map(|n| n * FEATURES * DIM).contains(&codebook.len()),
+            "a codebook of {} numbers",
+            codebook.len()
+        );
         let codebook = codebook
             .chunks_exact(DIM)
             .map(|row| {
@@ -136,6 +147,13 @@ impl Network {
             codebook,
             head,
         }
+    }
+
+    /// The codebook rows of colour `c`'s view (0 Black, 1 White), indexed by class:
+    /// with a codebook per colour a line is valued as the colour it belongs to sees it
+    /// (renju's Black, whose fouls bar some of its lines, and White differ).
+    pub fn rows(&self, c: usize) -> &[[i16; DIM]] {
+        &self.codebook[first_row(self.codebook.len(), c)..][..FEATURES]
     }
 
     /// What it scores, for people: its rule and board size.

@@ -1,4 +1,4 @@
-use super::testing::random_network;
+use super::testing::{random_network, random_network_with};
 use super::*;
 use crate::board::pattern::Threat;
 use crate::board::testing::picture;
@@ -21,12 +21,13 @@ fn random_legal_move(board: &mut Board, rng: &mut StdRng) -> Option<Pos> {
 
 #[test]
 fn incremental_sums_equal_recomputed_ones_through_moves_and_takebacks() {
-    for (rule, size, seed) in [
-        (Rule::Freestyle, 15, 1),
-        (Rule::Renju, 15, 2),
-        (Rule::Caro, 9, 3),
+    for (rule, size, seed, codebooks) in [
+        (Rule::Freestyle, 15, 1, 1),
+        (Rule::Renju, 15, 2, 1),
+        (Rule::Caro, 9, 3, 1),
+        (Rule::Renju, 15, 4, 2),
     ] {
-        let net = Arc::new(random_network(rule, seed));
+        let net = Arc::new(random_network_with(rule, seed, codebooks));
         let mut rng = StdRng::seed_from_u64(seed);
         let mut board = Board::new(size, size, rule);
         let mut accumulator = Accumulator::new(net.clone(), &board);
@@ -89,7 +90,7 @@ fn a_renju_foul_counts_for_nothing_in_blacks_view() {
     let row_sum = |k: usize| -> i32 {
         let classes = (0..4).map(|d| features(renju.line_key(double_four, d))[0]);
         let sum: i32 = classes
-            .map(|c| i32::from(net.codebook[usize::from(c)][k]))
+            .map(|c| i32::from(net.rows(0)[usize::from(c)][k]))
             .sum();
         sum.clamp(0, ONE)
     };
@@ -129,6 +130,34 @@ fn a_network_survives_its_file_and_every_damage_is_refused() {
     let mut size = bytes.clone();
     size[7] = 4;
     assert!(refusal(&size).contains("board size 4"));
+    let mut rows = bytes.clone();
+    rows[8..10].copy_from_slice(&3u16.to_le_bytes());
+    assert!(refusal(&rows).contains("3 codebook rows"));
+    let per_colour = random_network_with(Rule::Renju, 8, 2);
+    let read = file::from_bytes(&file::to_bytes(&per_colour)).expect("its own file");
+    assert_eq!(read, per_colour);
+}
+
+#[test]
+fn with_a_codebook_per_colour_each_view_reads_its_own_colour_s_rows() {
+    let (black, white) = (
+        random_network(Rule::Renju, 5),
+        random_network(Rule::Renju, 6),
+    );
+    let both = Network {
+        codebook: [&black.codebook[..], &white.codebook[..]].concat(),
+        ..black.clone()
+    };
+    assert_eq!(both.rows(1), &white.codebook[..]);
+    let board = picture(
+        Rule::Renju,
+        &["", "", "...XX.O", "....OX", "...O.X", "", "..X"],
+        Color::White,
+    );
+    let totals = |net: &Network| Accumulator::new(Arc::new(net.clone()), &board).totals(&board);
+    let (black_totals, white_totals, both_totals) = (totals(&black), totals(&white), totals(&both));
+    assert_eq!(both_totals, [black_totals[0], white_totals[1]]);
+    assert_ne!(black_totals[1], white_totals[1]);
 }
 
 #[test]

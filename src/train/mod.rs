@@ -59,6 +59,9 @@ pub struct Options {
     pub threads: usize,
     /// Start from this network instead of random weights.
     pub start: Option<Network>,
+    /// Codebooks of a network started from random weights: 1 shared by both colours'
+    /// views, 2 one per colour.
+    pub codebooks: usize,
 }
 
 /// How well a model predicts the held-out samples.
@@ -440,6 +443,7 @@ pub fn run(
         None => Model::random(
             options.seed,
             crate::net::CLASSICAL_UNIT / classical_scale as f32,
+            options.codebooks,
         ),
     };
     let mut flat = model.to_flat();
@@ -468,7 +472,7 @@ pub fn run(
     let threads = options.threads.max(1);
     let mut epochs = Vec::new();
     // Kept from step to step: allocating them anew cost a tenth of the time in page faults.
-    let mut part_gradients: Vec<Model> = (0..GRADIENT_PARTS).map(|_| Model::zeroed()).collect();
+    let mut part_gradients: Vec<Model> = (0..GRADIENT_PARTS).map(|_| model.zeroed_like()).collect();
     for number in 1..=options.epochs {
         let started = std::time::Instant::now();
         let mut loss_sum = 0.0;
@@ -505,13 +509,13 @@ pub fn run(
                     .collect()
             });
             loss_sum += losses.iter().sum::<f64>();
-            let mut gradient = Model::zeroed();
+            let mut gradient = model.zeroed_like();
             for part in &part_gradients {
                 gradient.add(part);
             }
             adam.step(&mut flat, &gradient.to_flat());
             let shrink = 1.0 - adam_rate * options.decay;
-            for range in Model::decayed_ranges() {
+            for range in model.decayed_ranges() {
                 flat[range].iter_mut().for_each(|w| *w *= shrink);
             }
             model = Model::from_flat(&flat);
@@ -561,6 +565,7 @@ mod tests {
             seed: 3,
             threads,
             start: None,
+            codebooks: 1,
         }
     }
 
@@ -581,6 +586,24 @@ mod tests {
             one.network == three.network,
             "three threads trained another network"
         );
+    }
+
+    #[test]
+    fn a_codebook_per_colour_trains_both_colours_rows() {
+        let games = bundled_games();
+        let options = Options {
+            codebooks: 2,
+            ..options(2)
+        };
+        let trained = run(&games, &options, &mut |_| {}).expect("trains");
+        let (first, last) = (trained.epochs[0], trained.epochs[5]);
+        assert!(
+            last.training_loss < first.training_loss - 0.02,
+            "{first:?} -> {last:?}"
+        );
+        let net = &trained.network;
+        assert_eq!(net.codebook.len(), 2 * crate::features::FEATURES);
+        assert_ne!(net.rows(0), net.rows(1));
     }
 
     #[test]

@@ -3,21 +3,22 @@
 
 use crate::board::{Board, Color};
 use crate::features::{FEATURES, features};
-use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, counts, head_inputs};
+use crate::net::{DIM, HIDDEN, Head, INPUTS, Network, ONE, counts, first_row, head_inputs};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// The trainer's network: the codebook in units of 1.0 (`FEATURES` rows of `DIM`).
+/// The trainer's network: the codebook in units of 1.0 (`FEATURES` rows of `DIM`, or
+/// twice that with a codebook per colour, as [`crate::net::first_row`] lays them out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     pub codebook: Vec<f32>,
     pub head: Head,
 }
 
-/// One point seen from one view: its classes and its rows' sum.
+/// One point seen from one view: its rows in the codebook and their sum.
 struct PointView {
     view: usize,
-    classes: [u16; 4],
+    rows: [usize; 4],
     sum: [f32; DIM],
 }
 
@@ -42,14 +43,14 @@ impl Default for Activations {
 impl Model {
     /// Small random weights, every point inside the codebook's linear range, and the
     /// classical score's weight `classical_weight`: the model starts close to the
-    /// classical evaluation.
-    pub fn random(seed: u64, classical_weight: f32) -> Model {
+    /// classical evaluation. `codebooks`: 1 shared by both colours, or 2, one each.
+    pub fn random(seed: u64, classical_weight: f32, codebooks: usize) -> Model {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut uniform = |low: f32, high: f32, n: usize| -> Vec<f32> {
             (0..n).map(|_| rng.random_range(low..high)).collect()
         };
         let bound = 1.0 / (INPUTS as f32).sqrt();
-        let codebook = uniform(-0.05, 0.2, FEATURES * DIM);
+        let codebook = uniform(-0.05, 0.2, codebooks * FEATURES * DIM);
         let hidden_weights = uniform(-bound, bound, HIDDEN * INPUTS);
         let output_weights = uniform(-0.05, 0.05, HIDDEN);
         Model {
@@ -109,6 +110,7 @@ impl Model {
         let me = board.to_move();
         let views = [me, me.opponent()];
         let mut totals = [[0.0f32; DIM]; 2];
+        let first_rows = [0, 1].map(|c| first_row(self.codebook.len() / DIM, c));
         activations.points.clear();
         for pos in board.empty_points() {
             let pair_classes: [[u16; 2]; 4] =
@@ -117,10 +119,11 @@ impl Model {
                 if !counts(board, pos, color) {
                     continue;
                 }
-                let classes = pair_classes.map(|pair| pair[color.index()]);
+                let c = color.index();
+                let rows = pair_classes.map(|pair| first_rows[c] + usize::from(pair[c]));
                 let mut sum = [0.0f32; DIM];
-                for &class in &classes {
-                    let row = &self.codebook[usize::from(class) * DIM..][..DIM];
+                for &row in &rows {
+                    let row = &self.codebook[row * DIM..][..DIM];
                     for (s, &v) in sum.iter_mut().zip(row) {
                         *s += v;
                     }
@@ -128,7 +131,7 @@ impl Model {
                 for (t, &s) in totals[view].iter_mut().zip(&sum) {
                     *t += s.clamp(0.0, 1.0);
                 }
-                activations.points.push(PointView { view, classes, sum });
+                activations.points.push(PointView { view, rows, sum });
             }
         }
         let inputs = head_inputs(
@@ -181,8 +184,8 @@ impl Model {
                 let inside = point.sum[k] > 0.0 && point.sum[k] < 1.0;
                 if inside { d_totals[point.view][k] } else { 0.0 }
             });
-            for &class in &point.classes {
-                let row = &mut gradient.codebook[usize::from(class) * DIM..][..DIM];
+            for &row in &point.rows {
+                let row = &mut gradient.codebook[row * DIM..][..DIM];
                 for (g, &d) in row.iter_mut().zip(&d_sum) {
                     *g += d;
                 }
@@ -205,17 +208,19 @@ impl Model {
 
     /// Where the codebook, the hidden weights and the output weights lie in
     /// [`Model::to_flat`]'s list: the weights that decay.
-    pub fn decayed_ranges() -> [std::ops::Range<usize>; 2] {
-        let hidden_end = FEATURES * DIM + HIDDEN * INPUTS;
+    pub fn decayed_ranges(&self) -> [std::ops::Range<usize>; 2] {
+        let hidden_end = self.codebook.len() + HIDDEN * INPUTS;
         let output_start = hidden_end + HIDDEN;
         [0..hidden_end, output_start..output_start + HIDDEN]
     }
 
-    /// The model of a list from [`Model::to_flat`].
+    /// The model of a list from [`Model::to_flat`] (the head's size tells the
+    /// codebook's).
     pub fn from_flat(flat: &[f64]) -> Model {
+        let head_len = HIDDEN * INPUTS + 2 * HIDDEN + 2;
         let mut rest = flat.iter().map(|&v| v as f32);
         let mut take = |n: usize| -> Vec<f32> { rest.by_ref().take(n).collect() };
-        let codebook = take(FEATURES * DIM);
+        let codebook = take(flat.len() - head_len);
         let hidden_weights = take(HIDDEN * INPUTS);
         let hidden_bias = take(HIDDEN);
         let output_weights = take(HIDDEN);
@@ -233,10 +238,10 @@ impl Model {
         }
     }
 
-    /// A model of zeros, to sum gradients in.
-    pub fn zeroed() -> Model {
+    /// A model of zeros of this one's shape, to sum gradients in.
+    pub fn zeroed_like(&self) -> Model {
         Model {
-            codebook: vec![0.0; FEATURES * DIM],
+            codebook: vec![0.0; self.codebook.len()],
             head: Head::zeroed(),
         }
     }
@@ -299,28 +304,33 @@ mod tests {
 
     #[test]
     fn the_engine_s_score_is_the_trainer_s_within_the_rounding_of_the_codebook() {
-        let model = Model::random(5, 0.5);
-        let net = Arc::new(model.to_network(Rule::Freestyle, None, 400.0));
-        let mut activations = Activations::default();
-        let (mut largest_gap, mut logits) = (0.0f32, Vec::new());
-        for board in positions() {
-            let trainer = model.forward(&board, &mut activations);
-            let engine = Accumulator::new(net.clone(), &board).logit(&board);
-            largest_gap = largest_gap.max((trainer - engine).abs());
-            logits.push(trainer);
+        for codebooks in [1, 2] {
+            let model = Model::random(5, 0.5, codebooks);
+            let net = Arc::new(model.to_network(Rule::Freestyle, None, 400.0));
+            let mut activations = Activations::default();
+            let (mut largest_gap, mut logits) = (0.0f32, Vec::new());
+            for board in positions() {
+                let trainer = model.forward(&board, &mut activations);
+                let engine = Accumulator::new(net.clone(), &board).logit(&board);
+                largest_gap = largest_gap.max((trainer - engine).abs());
+                logits.push(trainer);
+            }
+            let spread = logits.iter().cloned().fold(f32::MIN, f32::max)
+                - logits.iter().cloned().fold(f32::MAX, f32::min);
+            assert!(
+                largest_gap < 0.01,
+                "{codebooks} codebooks: gap {largest_gap}"
+            );
+            assert!(
+                spread > 0.1,
+                "the positions' logits barely differ: {spread}"
+            );
         }
-        let spread = logits.iter().cloned().fold(f32::MIN, f32::max)
-            - logits.iter().cloned().fold(f32::MAX, f32::min);
-        assert!(largest_gap < 0.01, "gap {largest_gap}");
-        assert!(
-            spread > 0.1,
-            "the positions' logits barely differ: {spread}"
-        );
     }
 
     #[test]
     fn scaling_the_correction_scales_what_the_network_adds_to_the_classical_score() {
-        let model = Model::random(4, 0.5);
+        let model = Model::random(4, 0.5, 1);
         let logit = |factor: f32, board: &Board| {
             let scaled = model.with_correction_scaled(factor);
             scaled.forward(board, &mut Activations::default())
@@ -340,11 +350,11 @@ mod tests {
 
     #[test]
     fn the_gradient_is_the_slope_of_the_logit() {
-        let model = Model::random(9, 0.5);
+        let model = Model::random(9, 0.5, 2);
         let board = positions().swap_remove(7);
         let mut activations = Activations::default();
         model.forward(&board, &mut activations);
-        let mut gradient = Model::zeroed();
+        let mut gradient = model.zeroed_like();
         model.backward(&activations, 1.0, &mut gradient);
         let flat = model.to_flat();
         let analytic = gradient.to_flat();
@@ -353,8 +363,14 @@ mod tests {
             .filter(|&i| analytic[i].abs() > 1e-3)
             .take(40)
             .collect();
-        checked.extend(FEATURES * DIM..flat.len());
-        assert!(checked.len() > 40 + HIDDEN * INPUTS);
+        // And White's, from the second codebook.
+        checked.extend(
+            (FEATURES * DIM..2 * FEATURES * DIM)
+                .filter(|&i| analytic[i].abs() > 1e-3)
+                .take(40),
+        );
+        checked.extend(2 * FEATURES * DIM..flat.len());
+        assert!(checked.len() > 80 + HIDDEN * INPUTS);
         let logit_at = |i: usize, delta: f64| {
             let mut moved = flat.clone();
             moved[i] += delta;
