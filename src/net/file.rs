@@ -21,7 +21,7 @@
 //!
 //! A file that breaks any of this is refused with an error that says what is wrong.
 
-use super::network::{DIM, HIDDEN, Head, INPUTS, Network};
+use super::network::{DIM, HEAD_WEIGHTS, HIDDEN, Head, INPUTS, Network};
 use crate::board::{MAX_SIZE, MIN_SIZE, RuleSetting};
 use crate::features::FEATURES;
 use anyhow::{Context, bail, ensure};
@@ -127,8 +127,7 @@ pub fn from_bytes(bytes: &[u8]) -> anyhow::Result<Network> {
         scale.is_finite() && scale > 0.0,
         "scale {scale} is not a positive number"
     );
-    let expected_len =
-        4 + 2 + 2 + 8 + 4 + 2 * rows * DIM + 4 * (HIDDEN * INPUTS + 2 * HIDDEN + 2) + 4;
+    let expected_len = 4 + 2 + 2 + 8 + 4 + 2 * rows * DIM + 4 * HEAD_WEIGHTS + 4;
     ensure!(
         bytes.len() == expected_len,
         "{} bytes, a network of this shape has {expected_len}{}",

@@ -21,6 +21,9 @@ pub const INPUTS: usize = 2 * DIM + 2;
 pub const CLASSICAL_INPUT: usize = 2 * DIM + 1;
 pub const CLASSICAL_UNIT: f32 = 1000.0;
 pub const CLASSICAL_LIMIT: f32 = 8.0;
+/// The head's numbers: hidden weights and biases, output weights, output bias and
+/// the classical score's weight.
+pub const HEAD_WEIGHTS: usize = HIDDEN * INPUTS + 2 * HIDDEN + 2;
 /// Codebook units per 1.0: a point's clipped value lies in `0..=ONE`.
 pub const ONE: i32 = 256;
 /// Codebook entries are kept within this, in units of 1.0, so that four rows summed
@@ -103,7 +106,11 @@ pub fn head_inputs(
 /// The first row of colour `c`'s view (0 Black, 1 White) in a codebook of `rows`
 /// rows: `FEATURES` (shared) or `2 * FEATURES` (Black's, then White's).
 pub fn first_row(rows: usize, c: usize) -> usize {
-    (c % (rows / FEATURES)) * FEATURES
+    if rows == 2 * FEATURES {
+        c * FEATURES
+    } else {
+        0
+    }
 }
 
 /// A network as the engine runs it.

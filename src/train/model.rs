@@ -18,7 +18,7 @@ pub struct Model {
 /// One point seen from one view: its rows in the codebook and their sum.
 struct PointView {
     view: usize,
-    rows: [usize; 4],
+    rows: [u16; 4],
     sum: [f32; DIM],
 }
 
@@ -110,7 +110,8 @@ impl Model {
         let me = board.to_move();
         let views = [me, me.opponent()];
         let mut totals = [[0.0f32; DIM]; 2];
-        let first_rows = [0, 1].map(|c| first_row(self.codebook.len() / DIM, c));
+        // At most 2 * FEATURES rows: inside a u16.
+        let first_rows = [0, 1].map(|c| first_row(self.codebook.len() / DIM, c) as u16);
         activations.points.clear();
         for pos in board.empty_points() {
             let pair_classes: [[u16; 2]; 4] =
@@ -120,10 +121,10 @@ impl Model {
                     continue;
                 }
                 let c = color.index();
-                let rows = pair_classes.map(|pair| first_rows[c] + usize::from(pair[c]));
+                let rows = pair_classes.map(|pair| first_rows[c] + pair[c]);
                 let mut sum = [0.0f32; DIM];
                 for &row in &rows {
-                    let row = &self.codebook[row * DIM..][..DIM];
+                    let row = &self.codebook[usize::from(row) * DIM..][..DIM];
                     for (s, &v) in sum.iter_mut().zip(row) {
                         *s += v;
                     }
@@ -185,7 +186,7 @@ impl Model {
                 if inside { d_totals[point.view][k] } else { 0.0 }
             });
             for &row in &point.rows {
-                let row = &mut gradient.codebook[row * DIM..][..DIM];
+                let row = &mut gradient.codebook[usize::from(row) * DIM..][..DIM];
                 for (g, &d) in row.iter_mut().zip(&d_sum) {
                     *g += d;
                 }
@@ -217,10 +218,9 @@ impl Model {
     /// The model of a list from [`Model::to_flat`] (the head's size tells the
     /// codebook's).
     pub fn from_flat(flat: &[f64]) -> Model {
-        let head_len = HIDDEN * INPUTS + 2 * HIDDEN + 2;
         let mut rest = flat.iter().map(|&v| v as f32);
         let mut take = |n: usize| -> Vec<f32> { rest.by_ref().take(n).collect() };
-        let codebook = take(flat.len() - head_len);
+        let codebook = take(flat.len() - crate::net::HEAD_WEIGHTS);
         let hidden_weights = take(HIDDEN * INPUTS);
         let hidden_bias = take(HIDDEN);
         let output_weights = take(HIDDEN);
