@@ -202,6 +202,11 @@ pub struct TrainArgs {
     /// same speed): renju's Black and White value the same line differently
     #[arg(long, conflicts_with = "start")]
     pub codebook_per_colour: bool,
+    /// Write the network's scores in the classical evaluation's units (its classical
+    /// input passed through unchanged), as the search's margins and its classically
+    /// scored positions are, instead of at the search scores' scale
+    #[arg(long)]
+    pub classical_units: bool,
     /// Weights file to write (the format is in `src/net/file.rs`)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,

@@ -220,6 +220,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         threads,
         start,
         codebooks: if args.codebook_per_colour { 2 } else { 1 },
+        classical_units: args.classical_units,
     };
     let started = std::time::Instant::now();
     let mut on_epoch = |epoch: &train::Epoch| {

@@ -189,6 +189,18 @@ impl Network {
         Network::quantised(rule, CLASSICAL_UNIT, &vec![0.0; FEATURES * DIM], head)
     }
 
+    /// The same network with its scale set so that the classical skip passes the
+    /// classical score through unchanged: its scores are then in the classical
+    /// evaluation's units, like the scores of the positions the search does not ask it
+    /// for and the margins the search prunes by. None if that weight is not positive.
+    pub fn in_classical_units(&self) -> Option<Network> {
+        let weight = self.head.classical_weight;
+        (weight > 0.0).then(|| Network {
+            scale: CLASSICAL_UNIT / weight,
+            ..self.clone()
+        })
+    }
+
     /// The score of a logit, in the search's units.
     pub fn score(&self, logit: f32) -> i32 {
         ((logit * self.scale).round() as i32).clamp(-MAX_SCORE, MAX_SCORE)

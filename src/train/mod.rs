@@ -25,6 +25,7 @@ use crate::net::Network;
 use crate::search::is_mate;
 use crate::search::ordering::threatened;
 use crate::selfplay::{Game, Sample};
+use anyhow::Context;
 use model::{Activations, Model};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -62,6 +63,9 @@ pub struct Options {
     /// Codebooks of a network started from random weights: 1 shared by both colours'
     /// views, 2 one per colour.
     pub codebooks: usize,
+    /// Write the network in the classical evaluation's units
+    /// ([`Network::in_classical_units`]) instead of the search scores' scale.
+    pub classical_units: bool,
 }
 
 /// How well a model predicts the held-out samples.
@@ -532,10 +536,17 @@ pub fn run(
         on_epoch(&epoch);
         epochs.push(epoch);
     }
+    let mut network = model
+        .with_correction_scaled(options.correction_scale)
+        .to_network(rule, board_size, scale as f32);
+    if options.classical_units {
+        network = network.in_classical_units().context(
+            "the fitted network gives the classical score no positive weight, so it has no \
+             scale in classical units",
+        )?;
+    }
     Ok(Trained {
-        network: model
-            .with_correction_scaled(options.correction_scale)
-            .to_network(rule, board_size, scale as f32),
+        network,
         training_samples: training_pairs.len(),
         validation_samples,
         scale,
@@ -566,6 +577,7 @@ mod tests {
             threads,
             start: None,
             codebooks: 1,
+            classical_units: false,
         }
     }
 
@@ -604,6 +616,24 @@ mod tests {
         let net = &trained.network;
         assert_eq!(net.codebook.len(), 2 * crate::features::FEATURES);
         assert_ne!(net.rows(0), net.rows(1));
+    }
+
+    #[test]
+    fn in_classical_units_only_the_written_scale_changes() {
+        let games = bundled_games();
+        let searched = run(&games, &options(2), &mut |_| {}).expect("trains");
+        let options = Options {
+            classical_units: true,
+            ..options(2)
+        };
+        let classical = run(&games, &options, &mut |_| {}).expect("trains");
+        let (searched, classical) = (searched.network, classical.network);
+        assert_eq!(classical.head, searched.head);
+        assert_eq!(classical.codebook, searched.codebook);
+        let weight = classical.head.classical_weight;
+        assert!(weight > 0.0);
+        assert_ne!(classical.scale, searched.scale);
+        assert!((classical.scale * weight - crate::net::CLASSICAL_UNIT).abs() < 1e-3);
     }
 
     #[test]
