@@ -178,7 +178,7 @@ fn a_networks_board_size_survives_its_file_and_limits_what_it_scores() {
 }
 
 /// Asserts that `net` scores positions of random games as the classical evaluation
-/// does (within a unit of rounding), wherever that lies inside the network's input.
+/// does, wherever that lies inside the network's input.
 fn assert_scores_as_classical(net: Network, seed: u64) {
     let mut board = Board::new(15, 15, net.rule);
     let mut accumulator = Accumulator::new(Arc::new(net), &board);
@@ -190,11 +190,7 @@ fn assert_scores_as_classical(net: Network, seed: u64) {
         accumulator.placed(pos);
         let classical = crate::eval::evaluate(&board);
         if classical.abs() < 8000 {
-            let score = accumulator.evaluate(&board);
-            assert!(
-                (score - classical).abs() <= 1,
-                "{score} {classical}\n{board}"
-            );
+            assert_eq!(accumulator.evaluate(&board), classical, "\n{board}");
             scores.insert(classical);
         }
     }
