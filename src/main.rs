@@ -243,13 +243,14 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     );
     net::file::save(&trained.network, &args.out)?;
     eprintln!(
-        "{} games: {} training samples, {} held out; scale {:.1} units per logit; \
-         classical evaluation on the held-out samples: loss {:.4}, result error {:.4} (at scale {:.1}); \
+        "{} games: {} training samples, {} held out; scale {:.1} units per logit fitted, {:.1} \
+         written; classical evaluation on the held-out samples: loss {:.4}, result error {:.4} (at scale {:.1}); \
          {:.0} s on {threads} thread{}; wrote {} ({})",
         games.len(),
         trained.training_samples,
         trained.validation_samples,
         trained.scale,
+        trained.network.scale,
         trained.classical.loss,
         trained.classical.result_error,
         trained.classical_scale,
