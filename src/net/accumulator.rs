@@ -19,11 +19,12 @@
 //! skipped and then leaves the sums with the value they hold for it, so the result is
 //! the same as updating move by move.
 //!
-//! A stone brought in alone saves what its update overwrites (the totals and the points
-//! it re-read), and taking it back copies that back instead of re-reading the lines.
-//! Stones brought in together are taken back by re-reading: the points an earlier one
-//! re-read already saw the later ones, so what a later one saved is not the board
-//! without it. So is a stone placed before the sums were made.
+//! Stones brought in together save what their updates overwrite (the totals and the
+//! points they re-read), and taking back the newest of them copies that back, which
+//! leaves the sums as they were before any of them, and puts the others back to wait:
+//! the board still holds them. (Copying back only what the newest stone's own update
+//! saved would be wrong: the points the earlier ones re-read already saw it.) A stone
+//! placed before the sums were made is taken back by re-reading its lines.
 
 use super::network::{DIM, HIDDEN, Network, ONE, counts, first_row, head_inputs};
 use crate::board::pattern::HALF_LINE;
@@ -68,9 +69,11 @@ pub struct Accumulator {
     masks_fouls: bool,
     /// Stones placed since the sums were last brought up to date, oldest first.
     waiting: Vec<Pos>,
-    /// Per stone brought in, newest last: how to take it back.
-    brought_in: Vec<BroughtIn>,
-    /// The points the stones in `brought_in` re-read, as they were before.
+    /// Per batch of stones brought in together, newest last: how to take it back.
+    batches: Vec<Batch>,
+    /// The stones of `batches`, oldest first.
+    brought_in: Vec<Pos>,
+    /// The points the stones of `batches` re-read, as they were before.
     saved: Vec<(Pos, Point)>,
 }
 
@@ -125,16 +128,14 @@ impl Point {
     }
 }
 
-/// How to take back a stone brought into the sums.
+/// Stones brought into the sums together: what the sums were before them.
 #[derive(Clone)]
-enum BroughtIn {
-    /// By re-reading its lines.
-    Reread,
-    /// By copying back the totals from before and the points from `saved` on.
-    Restore {
-        totals: [[i32; DIM]; 2],
-        saved_from: usize,
-    },
+struct Batch {
+    totals: [[i32; DIM]; 2],
+    /// Where its points start in `Accumulator::saved`.
+    saved_from: usize,
+    /// Where its stones start in `Accumulator::brought_in`.
+    stones_from: usize,
 }
 
 /// A point's value in one of its numbers: its rows' sum clipped to `0..=ONE`.
@@ -157,6 +158,7 @@ impl Accumulator {
             totals: [[0; DIM]; 2],
             masks_fouls: board.rule() == Rule::Renju,
             waiting: Vec::new(),
+            batches: Vec::new(),
             brought_in: Vec::new(),
             saved: Vec::new(),
         };
@@ -207,32 +209,39 @@ impl Accumulator {
             debug_assert_eq!(waiting, pos, "lifted in another order");
             return;
         }
-        match self.brought_in.pop() {
-            Some(BroughtIn::Restore { totals, saved_from }) => {
-                for (pos, point) in self.saved.drain(saved_from..).rev() {
-                    self.points[pos.index()] = point;
-                }
-                self.totals = totals;
-            }
-            Some(BroughtIn::Reread) | None => self.update(board, pos, false),
+        let Some(batch) = self.batches.pop() else {
+            // Placed before the sums were made.
+            self.update(board, pos, false);
+            return;
+        };
+        for (pos, point) in self.saved.drain(batch.saved_from..).rev() {
+            self.points[pos.index()] = point;
         }
+        self.totals = batch.totals;
+        debug_assert_eq!(
+            self.brought_in.last(),
+            Some(&pos),
+            "lifted in another order"
+        );
+        self.brought_in.pop();
+        self.waiting
+            .extend(self.brought_in.drain(batch.stones_from..));
     }
 
-    /// Brings in the waiting stones.
+    /// Brings in the waiting stones, as one batch.
     fn catch_up(&mut self, board: &Board) {
-        if let [pos] = self.waiting[..] {
-            self.brought_in.push(BroughtIn::Restore {
-                totals: self.totals,
-                saved_from: self.saved.len(),
-            });
-            self.update(board, pos, true);
-        } else {
-            for i in 0..self.waiting.len() {
-                self.brought_in.push(BroughtIn::Reread);
-                self.update(board, self.waiting[i], false);
-            }
+        if self.waiting.is_empty() {
+            return;
         }
-        self.waiting.clear();
+        self.batches.push(Batch {
+            totals: self.totals,
+            saved_from: self.saved.len(),
+            stones_from: self.brought_in.len(),
+        });
+        for i in 0..self.waiting.len() {
+            self.update(board, self.waiting[i], true);
+        }
+        self.brought_in.append(&mut self.waiting);
     }
 
     /// Takes the point `pos`'s values out of the totals.
