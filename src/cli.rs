@@ -105,8 +105,8 @@ pub struct BenchArgs {
 /// Which evaluation scores positions.
 #[derive(Args, Debug, Default)]
 pub struct EvaluationArgs {
-    /// Score positions of the file's rule with this network (`pbrain-lianzhu train`)
-    /// instead of the built-in one; repeat for other rules
+    /// Score positions of the file's rule (and board size, if it has one) with this
+    /// network (`pbrain-lianzhu train`) instead of the built-in one; repeat for others
     #[arg(long = "net", value_name = "FILE")]
     pub networks: Vec<PathBuf>,
     /// Score with the classical evaluation, not the built-in networks (freestyle on

@@ -18,12 +18,12 @@ pub fn networks() -> Vec<Arc<Network>> {
 }
 
 /// The networks an engine starts with: the built-in ones unless `classical`, each
-/// replaced by one of `files` of the same rule.
+/// replaced by one of `files` that scores the same boards.
 pub fn chosen(classical: bool, files: &[PathBuf]) -> anyhow::Result<Vec<Arc<Network>>> {
     let mut networks = if classical { Vec::new() } else { networks() };
     for path in files {
         let network = file::load(path)?;
-        networks.retain(|n| n.rule != network.rule);
+        networks.retain(|n| !n.overlaps(&network));
         networks.push(Arc::new(network));
     }
     Ok(networks)
@@ -44,7 +44,7 @@ mod tests {
     }
 
     #[test]
-    fn classical_leaves_them_out_and_a_file_replaces_its_rules() {
+    fn classical_leaves_them_out_and_a_file_replaces_those_of_its_rule_and_size() {
         assert!(chosen(true, &[]).expect("nothing to read").is_empty());
         let dir = std::env::temp_dir().join(format!("lianzhu-builtin-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
@@ -53,6 +53,13 @@ mod tests {
         let replaced = chosen(false, std::slice::from_ref(&control)).expect("read");
         assert_eq!(replaced.len(), 1);
         assert_eq!(*replaced[0], Network::control(Rule::Freestyle));
+        let mut fifteen = Network::control(Rule::Freestyle);
+        fifteen.board_size = Some(15);
+        let other_size = dir.join("fifteen.lznt");
+        file::save(&fifteen, &other_size).expect("written");
+        let beside = chosen(false, std::slice::from_ref(&other_size)).expect("read");
+        assert_eq!(beside.len(), networks().len() + 1);
+        assert!(beside.iter().any(|n| **n == fifteen));
         let missing = chosen(false, &[dir.join("missing.lznt")]);
         assert!(missing.is_err());
         std::fs::remove_dir_all(&dir).expect("removed");

@@ -179,6 +179,15 @@ impl Network {
                 .is_none_or(|size| board.width() == size && board.height() == size)
     }
 
+    /// Whether the two score some of the same boards: the same rule, and the same
+    /// board size or either one of any size.
+    pub fn overlaps(&self, other: &Network) -> bool {
+        self.rule == other.rule
+            && (self.board_size.is_none()
+                || other.board_size.is_none()
+                || self.board_size == other.board_size)
+    }
+
     /// The network whose score is the classical evaluation's, as long as that stays
     /// within [`CLASSICAL_LIMIT`] thousand: zero weights but the classical skip. It
     /// costs what any network costs, so a match against it measures a trained

@@ -501,18 +501,23 @@ impl Session {
             Info::EvalFile(file) => match net::file::load(Path::new(&file)) {
                 Ok(network) => {
                     log::info!("{file}: the network for {}", network.scope());
+                    let network = Arc::new(network);
+                    self.engine().set_network(network.clone());
                     if let Some(board) = &self.board
                         && board.rule() == network.rule
                         && !network.fits(board)
                     {
+                        let scored_by = match self.engine().network(board) {
+                            Some(other) => format!("the network for {}", other.scope()),
+                            None => "the classical evaluation".to_string(),
+                        };
                         log::warn!(
-                            "{file} scores {}: this {}x{} board keeps the classical evaluation",
+                            "{file} scores {}: this {}x{} board keeps {scored_by}",
                             network.scope(),
                             board.width(),
                             board.height()
                         );
                     }
-                    self.engine().set_network(Arc::new(network));
                 }
                 Err(error) => {
                     return Output::error(format!(

@@ -6,7 +6,7 @@ use super::common::*;
 use super::smp::with_helpers;
 use super::tt::TranspositionTable;
 use super::worker::{Search, Shared, ThreadState};
-use crate::board::{Board, Pos, Rule};
+use crate::board::{Board, Pos};
 use crate::net::Network;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -22,8 +22,8 @@ pub struct Engine {
     /// The opponent's reply the last search expects (the second move of its principal
     /// variation), with the hash of the position it is expected in.
     pub(super) expected_reply: Option<(u64, Pos)>,
-    /// The learned evaluations in use, at most one per rule; a rule without one is
-    /// scored by the classical evaluation.
+    /// The learned evaluations in use, no two scoring the same boards (see
+    /// [`Network::overlaps`]); a board none fits is scored by the classical evaluation.
     networks: Vec<Arc<Network>>,
     /// Whether a search has stored scores in the table since it was last emptied; an
     /// empty table needs no clearing (a cleared table is a fresh allocation).
@@ -78,10 +78,10 @@ impl Engine {
     /// one already in use: a manager sends the same file before every game, and a
     /// cleared table is a fresh allocation, slow to release and to fault in again.
     pub fn set_network(&mut self, network: Arc<Network>) {
-        if self.network(network.rule).is_some_and(|n| **n == *network) {
+        if self.networks.iter().any(|n| **n == *network) {
             return;
         }
-        self.networks.retain(|n| n.rule != network.rule);
+        self.networks.retain(|n| !n.overlaps(&network));
         self.networks.push(network);
         self.forget_scores();
     }
@@ -91,11 +91,11 @@ impl Engine {
         self.use_networks(Vec::new());
     }
 
-    /// Scores with `networks` (one per rule) and the classical evaluation for the other
-    /// rules from the next search on; the table is cleared unless they are those in use.
+    /// Scores with `networks` (no two for the same boards) and the classical evaluation
+    /// for the boards none fits from the next search on; the table is cleared unless they are those in use.
     pub fn use_networks(&mut self, networks: Vec<Arc<Network>>) {
         let in_use = networks.len() == self.networks.len()
-            && (networks.iter()).all(|n| self.network(n.rule).is_some_and(|m| **m == **n));
+            && (networks.iter()).all(|n| self.networks.iter().any(|m| **m == **n));
         if !in_use {
             self.networks = networks;
             self.forget_scores();
@@ -109,9 +109,9 @@ impl Engine {
         }
     }
 
-    /// The network for `rule`, if any; it scores only boards of its size, if it has one.
-    pub fn network(&self, rule: Rule) -> Option<&Arc<Network>> {
-        self.networks.iter().find(|n| n.rule == rule)
+    /// The network that scores `board`, if any.
+    pub fn network(&self, board: &Board) -> Option<&Arc<Network>> {
+        self.networks.iter().find(|n| n.fits(board))
     }
 
     /// Searches with `threads` threads (1 to [`MAX_THREADS`]) from the next move on; a
@@ -166,7 +166,7 @@ impl Engine {
                 history.iter_mut().for_each(|h| *h /= 2);
             }
         }
-        let network = self.network(board.rule()).filter(|n| n.fits(board));
+        let network = self.network(board);
         let shared = Shared::new(&self.tt, network.cloned());
         let (main, helpers) = self.threads.split_first_mut().expect("a main thread");
         let mut main = Search::new(&shared, main, board, limits, stop);

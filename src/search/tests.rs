@@ -403,6 +403,34 @@ fn an_engine_that_has_not_searched_keeps_its_table_when_given_a_network() {
     assert_ne!(engine.tt.storage(), fresh);
 }
 
+#[test]
+fn a_network_of_one_board_size_leaves_the_other_sizes_networks_in_place() {
+    let sized = |size: Option<usize>, bias: f32| {
+        let mut network = Network::control(Rule::Freestyle);
+        network.board_size = size;
+        network.head.output_bias = bias;
+        Arc::new(network)
+    };
+    let mut engine = Engine::new(1 << 20);
+    let (fifteen, twenty) = (sized(Some(15), 0.1), sized(Some(20), 0.2));
+    engine.set_network(fifteen.clone());
+    engine.set_network(twenty.clone());
+    let board = |size| Board::new(size, size, Rule::Freestyle);
+    assert_eq!(engine.network(&board(15)), Some(&fifteen));
+    assert_eq!(engine.network(&board(20)), Some(&twenty));
+    assert_eq!(engine.network(&board(19)), None);
+    assert_eq!(engine.network(&Board::new(15, 15, Rule::Renju)), None);
+    let newer = sized(Some(15), 0.3);
+    engine.set_network(newer.clone());
+    assert_eq!(engine.network(&board(15)), Some(&newer));
+    assert_eq!(engine.network(&board(20)), Some(&twenty));
+    let any_size = sized(None, 0.4);
+    engine.set_network(any_size.clone());
+    for size in [15, 19, 20] {
+        assert_eq!(engine.network(&board(size)), Some(&any_size));
+    }
+}
+
 /// A position no threat narrows, which a network scores.
 fn quiet_position() -> Board {
     picture(
