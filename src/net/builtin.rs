@@ -53,13 +53,13 @@ mod tests {
         let replaced = chosen(false, std::slice::from_ref(&control)).expect("read");
         assert_eq!(replaced.len(), 1);
         assert_eq!(*replaced[0], Network::control(Rule::Freestyle));
-        let mut fifteen = Network::control(Rule::Freestyle);
-        fifteen.board_size = Some(15);
-        let other_size = dir.join("fifteen.lznt");
-        file::save(&fifteen, &other_size).expect("written");
+        let mut nineteen = Network::control(Rule::Freestyle);
+        nineteen.board_size = Some(19);
+        let other_size = dir.join("nineteen.lznt");
+        file::save(&nineteen, &other_size).expect("written");
         let beside = chosen(false, std::slice::from_ref(&other_size)).expect("read");
         assert_eq!(beside.len(), networks().len() + 1);
-        assert!(beside.iter().any(|n| **n == fifteen));
+        assert!(beside.iter().any(|n| **n == nineteen));
         let missing = chosen(false, &[dir.join("missing.lznt")]);
         assert!(missing.is_err());
         std::fs::remove_dir_all(&dir).expect("removed");
