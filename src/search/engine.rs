@@ -73,9 +73,9 @@ impl Engine {
         }
     }
 
-    /// Scores positions of `network`'s rule with it from the next search on. The table
-    /// is cleared, its scores came from another evaluation, unless the network is the
-    /// one already in use: a manager sends the same file before every game, and a
+    /// Scores the boards `network` fits with it from the next search on, in place of
+    /// any network for some of the same boards. The table is cleared, its scores came
+    /// from another evaluation, unless the network is one already in use: a manager sends the same file before every game, and a
     /// cleared table is a fresh allocation, slow to release and to fault in again.
     pub fn set_network(&mut self, network: Arc<Network>) {
         if self.networks.iter().any(|n| **n == *network) {
@@ -92,7 +92,8 @@ impl Engine {
     }
 
     /// Scores with `networks` (no two for the same boards) and the classical evaluation
-    /// for the boards none fits from the next search on; the table is cleared unless they are those in use.
+    /// for the boards none fits from the next search on; the table is cleared unless
+    /// they are those in use.
     pub fn use_networks(&mut self, networks: Vec<Arc<Network>>) {
         let in_use = networks.len() == self.networks.len()
             && (networks.iter()).all(|n| self.networks.iter().any(|m| **m == **n));
