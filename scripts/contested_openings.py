@@ -26,12 +26,7 @@ import random
 import sys
 
 from make_openings import random_openings
-
-
-def offsets(line):
-    """The opening's stones as (dx, dy) offsets from the centre."""
-    numbers = [int(n) for n in line.replace(",", " ").split()]
-    return tuple(zip(numbers[0::2], numbers[1::2]))
+from sharp_openings import offsets
 
 
 def games(selfplay_text):
