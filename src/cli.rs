@@ -186,6 +186,10 @@ pub struct TrainArgs {
     /// Weight of the game's result in the target, 0 to 1 (the search's score has the rest)
     #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = parse_fraction)]
     pub result_weight: f32,
+    /// Weight of the next move's search score (the opponent's, one ply on) in the
+    /// search scores' part of the target, 0 to 1 (the sample's own score has the rest)
+    #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = parse_fraction)]
+    pub next_weight: f32,
     /// Hold out every Nth game to measure the fit
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
     pub hold_out: u32,

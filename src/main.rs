@@ -215,6 +215,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         decay: args.decay,
         correction_scale: args.correction_scale,
         result_weight: args.result_weight,
+        next_weight: args.next_weight,
         hold_out: args.hold_out as usize,
         seed: args.seed,
         threads,

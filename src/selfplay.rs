@@ -140,6 +140,9 @@ pub struct Sample {
     pub ply: usize,
     /// The search's score for the side to move.
     pub score: i32,
+    /// The next move's search score, for this side to move (negated): a search of the
+    /// same budget one ply further along the game. None after the last move.
+    pub next_score: Option<i32>,
     /// The move the game went on with.
     pub played: Pos,
     /// How the game ended for the side to move: 1 won, 0 lost, 0.5 drawn.
@@ -168,6 +171,7 @@ impl Game {
                 let sample = Sample {
                     ply,
                     score,
+                    next_score: self.next_score(ply),
                     played: pos,
                     result,
                 };
@@ -176,6 +180,11 @@ impl Game {
             board.play(pos);
         }
         Ok(())
+    }
+
+    /// The search score of the move after `ply`, for the side to move at `ply`.
+    pub fn next_score(&self, ply: usize) -> Option<i32> {
+        self.moves.get(ply + 1).map(|&(_, score)| -score)
     }
 
     /// The game as one line of the format above (no line ending).

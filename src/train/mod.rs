@@ -5,8 +5,8 @@
 //! the evaluation (see `is_fitted`). Its target is a win probability: the search's
 //! score read through the logistic scale that best fits the scores to the results
 //! (that scale, search units per logit, is also how the engine turns the network's
-//! logit into a score), blended with the game's result by
-//! [`Options::result_weight`]. Every [`Options::hold_out`]-th game is held out, whole,
+//! logit into a score), blended with the next move's search score by
+//! [`Options::next_weight`] and with the game's result by [`Options::result_weight`]. Every [`Options::hold_out`]-th game is held out, whole,
 //! to measure the fit. The network starts as the classical evaluation (its correction
 //! small), and the one written has its correction scaled by
 //! [`Options::correction_scale`].
@@ -52,8 +52,12 @@ pub struct Options {
     /// part of the logit) is multiplied by this: the correction that fits the
     /// samples best is too bold for a search (see `docs/experiments.md`).
     pub correction_scale: f32,
-    /// Weight of the game's result in the target; the search's score has the rest.
+    /// Weight of the game's result in the target; the search scores have the rest.
     pub result_weight: f32,
+    /// Weight of the next move's search score (the opponent's, one ply further along
+    /// the game) in the search scores' part of the target; the sample's own has the
+    /// rest. After the last move the result stands in for it.
+    pub next_weight: f32,
     /// Every this-many-th game is held out for validation.
     pub hold_out: usize,
     pub seed: u64,
@@ -104,10 +108,34 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// A sample's target: the blend of result and score.
-fn target(score: i32, result: f32, scale: f64, result_weight: f32) -> f32 {
-    let from_score = sigmoid(f64::from(score) / scale) as f32;
-    result_weight * result + (1.0 - result_weight) * from_score
+/// What a sample's target is made of.
+#[derive(Clone, Copy, Debug)]
+struct Labels {
+    score: i32,
+    next_score: Option<i32>,
+    result: f32,
+}
+
+impl From<&Sample> for Labels {
+    fn from(sample: &Sample) -> Labels {
+        Labels {
+            score: sample.score,
+            next_score: sample.next_score,
+            result: sample.result,
+        }
+    }
+}
+
+impl Options {
+    /// A sample's target: the blend of its result and search scores, read as win
+    /// probabilities at `scale`.
+    fn target(&self, labels: Labels, scale: f64) -> f32 {
+        let probability = |score: i32| sigmoid(f64::from(score) / scale) as f32;
+        let next = labels.next_score.map_or(labels.result, probability);
+        let searched =
+            (1.0 - self.next_weight) * probability(labels.score) + self.next_weight * next;
+        self.result_weight * labels.result + (1.0 - self.result_weight) * searched
+    }
 }
 
 fn cross_entropy(p: f64, target: f64) -> f64 {
@@ -161,11 +189,11 @@ fn fit_scale(pairs: &[(i32, f32)]) -> f64 {
 
 /// The classical evaluation's fit to the held-out samples at its best scale, and that
 /// scale.
-fn classical_fit(games: &[Game], scale: f64, result_weight: f32) -> anyhow::Result<(Fit, f64)> {
+fn classical_fit(games: &[Game], scale: f64, options: &Options) -> anyhow::Result<(Fit, f64)> {
     let mut samples = Vec::new();
     for game in games {
         replay_fitted(game, |board, sample| {
-            let target = target(sample.score, sample.result, scale, result_weight);
+            let target = options.target(sample.into(), scale);
             samples.push((eval::evaluate(board), target, sample.result));
         })?;
     }
@@ -209,8 +237,7 @@ fn validate(model: &Model, games: &[Game], scale: f64, options: &Options) -> any
                     for game in part {
                         replay_fitted(game, |board, sample| {
                             let logit = model.forward(board, &mut activations);
-                            let target =
-                                target(sample.score, sample.result, scale, options.result_weight);
+                            let target = options.target(sample.into(), scale);
                             triples.push((f64::from(logit), target, sample.result));
                         })?;
                     }
@@ -373,15 +400,19 @@ impl Stream {
         self.ply += 1;
     }
 
-    /// The sample at the stream's position: score and result for the side to move.
-    fn sample(&self, games: &[Game]) -> (i32, f32) {
+    /// The labels of the sample at the stream's position, for the side to move.
+    fn labels(&self, games: &[Game]) -> Labels {
         let game = &games[self.game];
         let result = match game.winner {
             Some(winner) if winner == self.board.to_move() => 1.0,
             Some(_) => 0.0,
             None => 0.5,
         };
-        (game.moves[self.ply].1, result)
+        Labels {
+            score: game.moves[self.ply].1,
+            next_score: game.next_score(self.ply),
+            result,
+        }
     }
 }
 
@@ -399,8 +430,7 @@ fn part_gradient(
     let mut activations = Activations::default();
     let mut loss = 0.0;
     for stream in streams {
-        let (score, result) = stream.sample(training);
-        let target = target(score, result, scale, options.result_weight);
+        let target = options.target(stream.labels(training), scale);
         let logit = model.forward(&stream.board, &mut activations);
         let p = sigmoid(f64::from(logit));
         loss += cross_entropy(p, f64::from(target));
@@ -440,7 +470,7 @@ pub fn run(
     let training_pairs = scores_and_results(&training)?;
     let validation_samples = scores_and_results(&validation)?.len();
     let scale = fit_scale(&training_pairs);
-    let (classical, classical_scale) = classical_fit(&validation, scale, options.result_weight)?;
+    let (classical, classical_scale) = classical_fit(&validation, scale, options)?;
 
     let mut model = match &options.start {
         Some(net) => Model::from_network(net),
@@ -572,6 +602,7 @@ mod tests {
             decay: 0.0,
             correction_scale: 1.0,
             result_weight: 0.5,
+            next_weight: 0.0,
             hold_out: 5,
             seed: 3,
             threads,
@@ -634,6 +665,35 @@ mod tests {
         assert!(weight > 0.0);
         assert_ne!(classical.scale, searched.scale);
         assert!((classical.scale * weight - crate::net::CLASSICAL_UNIT).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_target_blends_the_next_score_and_the_result_as_weighted() {
+        let scale = 100.0;
+        let even = |next_score| Labels {
+            score: 0,
+            next_score,
+            result: 1.0,
+        };
+        let weights = |result_weight, next_weight| Options {
+            result_weight,
+            next_weight,
+            ..options(1)
+        };
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4;
+        let own = weights(0.0, 0.0);
+        assert!(close(own.target(even(Some(-10_000)), scale), 0.5));
+        let half = weights(0.0, 0.5);
+        assert!(close(half.target(even(Some(-10_000)), scale), 0.25));
+        assert!(close(half.target(even(Some(0)), scale), 0.5));
+        // After the last move the result stands in for the next score.
+        assert!(close(half.target(even(None), scale), 0.75));
+        let both = weights(0.5, 0.5);
+        assert!(close(both.target(even(Some(10_000)), scale), 0.875));
+        let next = bundled_games()[0]
+            .next_score(10)
+            .expect("a move after ply 10");
+        assert_eq!(next, -bundled_games()[0].moves[11].1);
     }
 
     #[test]
