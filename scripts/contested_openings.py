@@ -19,6 +19,11 @@ usage: contested_openings.py --draw N [--stones 3] [--radius 3] [--seed 1] > can
     pbrain-lianzhu selfplay --rule 4 --size 15 --openings candidates.txt --games 2000 \
         --nodes 30000 --threads 2 --seed 4601 --out selfplay.txt
     contested_openings.py candidates.txt selfplay.txt
+and `scripts/openings/freestyle_15x15_contested.txt` (155 of 400) by
+    contested_openings.py --draw 400 --seed 4701 > candidates.txt
+    pbrain-lianzhu selfplay --classical --rule 0 --size 15 --openings candidates.txt \
+        --games 1600 --nodes 20000 --threads 1 --seed 4701 --out selfplay.txt
+    contested_openings.py candidates.txt selfplay.txt
 """
 import argparse
 import itertools
