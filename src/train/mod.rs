@@ -6,10 +6,10 @@
 //! score read through the logistic scale that best fits the scores to the results
 //! (that scale, search units per logit, is also how the engine turns the network's
 //! logit into a score), blended with the next move's search score by
-//! [`Options::next_weight`] and with the game's result by [`Options::result_weight`]. Every [`Options::hold_out`]-th game is held out, whole,
-//! to measure the fit. The network starts as the classical evaluation (its correction
-//! small), and the one written has its correction scaled by
-//! [`Options::correction_scale`].
+//! [`Options::next_weight`] and with the game's result by [`Options::result_weight`].
+//! Every [`Options::hold_out`]-th game is held out, whole, to measure the fit. The
+//! network starts as the classical evaluation (its correction small), and the one
+//! written has its correction scaled by [`Options::correction_scale`].
 //!
 //! Batches come from [`STREAMS`] games replayed side by side, one sample from each
 //! per step, so that a batch is not one game's run of like positions and no sample
