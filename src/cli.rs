@@ -110,7 +110,7 @@ pub struct EvaluationArgs {
     #[arg(long = "net", value_name = "FILE")]
     pub networks: Vec<PathBuf>,
     /// Score with the classical evaluation, not the built-in networks (freestyle on
-    /// 20x20 boards); a --net still applies
+    /// 20x20 and on 15x15 boards); a --net still applies
     #[arg(long)]
     pub classical: bool,
 }

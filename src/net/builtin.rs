@@ -8,10 +8,12 @@ use std::sync::Arc;
 
 /// Freestyle on 20x20 boards.
 const FREESTYLE_20: &[u8] = include_bytes!("../../nets/freestyle20.lznt");
+/// Freestyle on 15x15 boards.
+const FREESTYLE_15: &[u8] = include_bytes!("../../nets/freestyle15.lznt");
 
 /// The built-in networks.
 pub fn networks() -> Vec<Arc<Network>> {
-    [FREESTYLE_20]
+    [FREESTYLE_20, FREESTYLE_15]
         .into_iter()
         .map(|bytes| Arc::new(file::from_bytes(bytes).expect("a built-in network reads")))
         .collect()
@@ -37,10 +39,14 @@ mod tests {
     #[test]
     fn the_built_in_networks_read_and_each_has_its_rule_and_size() {
         let networks = networks();
-        assert_eq!(networks.len(), 1);
-        assert_eq!(networks[0].rule, Rule::Freestyle);
-        assert_eq!(networks[0].board_size, Some(20));
-        assert_ne!(*networks[0], Network::control(Rule::Freestyle));
+        let scopes: Vec<_> = networks.iter().map(|n| (n.rule, n.board_size)).collect();
+        assert_eq!(
+            scopes,
+            [(Rule::Freestyle, Some(20)), (Rule::Freestyle, Some(15))]
+        );
+        for network in &networks {
+            assert_ne!(**network, Network::control(network.rule));
+        }
     }
 
     #[test]
@@ -51,8 +57,19 @@ mod tests {
         let control = dir.join("control.lznt");
         file::save(&Network::control(Rule::Freestyle), &control).expect("written");
         let replaced = chosen(false, std::slice::from_ref(&control)).expect("read");
-        assert_eq!(replaced.len(), 1);
-        assert_eq!(*replaced[0], Network::control(Rule::Freestyle));
+        let kept: Vec<_> = networks()
+            .into_iter()
+            .filter(|n| n.rule != Rule::Freestyle)
+            .collect();
+        assert_eq!(
+            replaced.len(),
+            kept.len() + 1,
+            "one of any size replaces both"
+        );
+        assert_eq!(
+            **replaced.last().expect("the file"),
+            Network::control(Rule::Freestyle)
+        );
         let mut nineteen = Network::control(Rule::Freestyle);
         nineteen.board_size = Some(19);
         let other_size = dir.join("nineteen.lznt");
