@@ -13,6 +13,8 @@ use std::path::PathBuf;
     name = "pbrain-lianzhu",
     version,
     propagate_version = true,
+    // The protocol's own options given before a subcommand would be dropped unread.
+    args_conflicts_with_subcommands = true,
     about = "Lianzhu (连珠): a Gomoku and Renju engine for the Gomocup protocol",
     long_about = "Lianzhu (连珠): a Gomoku and Renju engine.\n\n\
         With no subcommand it speaks the Gomocup (Piskvork) protocol on stdin and stdout, \
@@ -384,6 +386,14 @@ mod tests {
         );
         assert_eq!(error("tune").0, ErrorKind::MissingRequiredArgument);
         assert_eq!(error("frobnicate").0, ErrorKind::InvalidSubcommand);
+        let (kind, text) = error("--classical bench");
+        assert_eq!(kind, ErrorKind::ArgumentConflict);
+        assert!(text.contains("--classical"), "{text}");
+        let Some(Command::Bench(args)) = parse("bench --classical").unwrap().command else {
+            panic!("not bench");
+        };
+        assert!(args.evaluation.classical);
+        assert!(parse("--classical").unwrap().evaluation.classical);
     }
 
     #[test]
