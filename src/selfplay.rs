@@ -163,23 +163,27 @@ impl Game {
                 ply + 1
             );
             if ply >= self.opening {
-                let result = match self.winner {
-                    Some(winner) if winner == me => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
-                };
                 let sample = Sample {
                     ply,
                     score,
                     next_score: self.next_score(ply),
                     played: pos,
-                    result,
+                    result: self.result_for(me),
                 };
                 visit(&board, &sample);
             }
             board.play(pos);
         }
         Ok(())
+    }
+
+    /// How the game ended for `side`: 1 won, 0 lost, 0.5 drawn.
+    pub fn result_for(&self, side: Color) -> f32 {
+        match self.winner {
+            Some(winner) if winner == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
     }
 
     /// The search score of the move after `ply`, for the side to move at `ply`.

@@ -403,15 +403,10 @@ impl Stream {
     /// The labels of the sample at the stream's position, for the side to move.
     fn labels(&self, games: &[Game]) -> Labels {
         let game = &games[self.game];
-        let result = match game.winner {
-            Some(winner) if winner == self.board.to_move() => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
         Labels {
             score: game.moves[self.ply].1,
             next_score: game.next_score(self.ply),
-            result,
+            result: game.result_for(self.board.to_move()),
         }
     }
 }
