@@ -563,6 +563,16 @@ mod tests {
     }
 
     #[test]
+    fn a_result_is_read_for_either_side() {
+        let won = Game::from_line("0 15 W 2 7,7:0 8,8:0 9,9:10").unwrap();
+        assert_eq!(won.result_for(Color::White), 1.0);
+        assert_eq!(won.result_for(Color::Black), 0.0);
+        let drawn = Game::from_line("0 15 D 2 7,7:0 8,8:0 9,9:10").unwrap();
+        assert_eq!(drawn.result_for(Color::White), 0.5);
+        assert_eq!(drawn.result_for(Color::Black), 0.5);
+    }
+
+    #[test]
     fn a_game_line_reads_back_and_replays_legally() {
         for line in lines(&options(2)) {
             let game = Game::from_line(&line).unwrap();
