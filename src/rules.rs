@@ -144,6 +144,15 @@ pub fn five_through(board: &Board, pos: Pos) -> bool {
     })
 }
 
+/// How a game that `winner` won (None: drawn) ended for `side`: 1 won, 0 lost, 0.5 drawn.
+pub fn result_for(winner: Option<Color>, side: Color) -> f32 {
+    match winner {
+        Some(winner) if winner == side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
 /// The colour that has a winning line on the board, if any (a full scan).
 pub fn winner(board: &Board) -> Option<Color> {
     board

@@ -179,11 +179,7 @@ impl Game {
 
     /// How the game ended for `side`: 1 won, 0 lost, 0.5 drawn.
     pub fn result_for(&self, side: Color) -> f32 {
-        match self.winner {
-            Some(winner) if winner == side => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        }
+        rules::result_for(self.winner, side)
     }
 
     /// The search score of the move after `ply`, for the side to move at `ply`.

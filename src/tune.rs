@@ -66,13 +66,8 @@ fn replay(game: &Game, mut visit: impl FnMut(&mut Board, Pos)) -> Option<Board> 
 pub fn samples(game: &Game) -> Vec<Sample> {
     let mut out = Vec::new();
     replay(game, |board, _| {
-        let me = board.to_move();
-        let result = match game.winner {
-            Some(winner) if winner == me => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        };
-        out.extend(Sample::of_quiet(board, result));
+        let result = rules::result_for(game.winner, board.to_move());
+        out.extend(Sample::of_quiet(board, f64::from(result)));
     });
     out
 }
