@@ -195,6 +195,11 @@ pub struct TrainArgs {
     /// Hold out every Nth game to measure the fit
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..))]
     pub hold_out: u32,
+    /// Measure the fit on this file's games instead, and train on every game of the
+    /// files given (networks trained on different games are then compared on the same
+    /// ones); repeat for more
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["hold_out", "control"])]
+    pub validate_on: Vec<PathBuf>,
     /// Seed of the first weights and of the order of the games
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -385,6 +390,10 @@ mod tests {
             ErrorKind::ArgumentConflict
         );
         assert_eq!(error("tune").0, ErrorKind::MissingRequiredArgument);
+        assert_eq!(
+            error("train --out n --hold-out 5 --validate-on v.txt t.txt").0,
+            ErrorKind::ArgumentConflict
+        );
         assert_eq!(error("frobnicate").0, ErrorKind::InvalidSubcommand);
         let (kind, text) = error("--classical bench");
         assert_eq!(kind, ErrorKind::ArgumentConflict);

@@ -188,6 +188,16 @@ fn load_networks(args: &cli::EvaluationArgs) -> anyhow::Result<Vec<std::sync::Ar
     net::builtin::chosen(args.classical, &args.networks)
 }
 
+/// The games of self-play files, in order.
+fn read_selfplay_files(files: &[std::path::PathBuf]) -> anyhow::Result<Vec<selfplay::Game>> {
+    let mut games = Vec::new();
+    for file in files {
+        let text = read_text(file)?;
+        games.extend(selfplay::read_games(&text).with_context(|| file.display().to_string())?);
+    }
+    Ok(games)
+}
+
 fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     if let Some(rule) = args.control {
         net::file::save(&net::Network::control(rule), &args.out)?;
@@ -200,11 +210,12 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let mut games = Vec::new();
-    for file in &args.files {
-        let text = read_text(file)?;
-        games.extend(selfplay::read_games(&text).with_context(|| file.display().to_string())?);
-    }
+    let games = read_selfplay_files(&args.files)?;
+    let hold_out = if args.validate_on.is_empty() {
+        train::HoldOut::EveryNth(args.hold_out as usize)
+    } else {
+        train::HoldOut::Games(read_selfplay_files(&args.validate_on)?)
+    };
     let start = match &args.start {
         Some(path) => Some(net::file::load(path)?),
         None => None,
@@ -216,7 +227,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         correction_scale: args.correction_scale,
         result_weight: args.result_weight,
         next_weight: args.next_weight,
-        hold_out: args.hold_out as usize,
+        hold_out,
         seed: args.seed,
         threads,
         start,
@@ -235,7 +246,7 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
         )
     };
     let trained = train::run(&games, &options, &mut on_epoch)?;
-    let held_out: Vec<_> = games.iter().step_by(options.hold_out).cloned().collect();
+    let (_, held_out) = options.hold_out.split(&games)?;
     let network = std::sync::Arc::new(trained.network.clone());
     eprintln!(
         "one-ply agreement with the moves played, held-out games: network {:.1} %, classical {:.1} %",

@@ -7,7 +7,7 @@
 //! (that scale, search units per logit, is also how the engine turns the network's
 //! logit into a score), blended with the next move's search score by
 //! [`Options::next_weight`] and with the game's result by [`Options::result_weight`].
-//! Every [`Options::hold_out`]-th game is held out, whole, to measure the fit. The
+//! Games are held out, whole, to measure the fit ([`HoldOut`]). The
 //! network starts as the classical evaluation (its correction small), and the one
 //! written has its correction scaled by [`Options::correction_scale`].
 //!
@@ -58,8 +58,8 @@ pub struct Options {
     /// the game) in the search scores' part of the target; the sample's own has the
     /// rest. After the last move the result stands in for it.
     pub next_weight: f32,
-    /// Every this-many-th game is held out for validation.
-    pub hold_out: usize,
+    /// The games that measure the fit.
+    pub hold_out: HoldOut,
     pub seed: u64,
     pub threads: usize,
     /// Start from this network instead of random weights.
@@ -70,6 +70,38 @@ pub struct Options {
     /// Write the network in the classical evaluation's units
     /// ([`Network::in_classical_units`]) instead of the search scores' scale.
     pub classical_units: bool,
+}
+
+/// The games that measure the fit, never trained on.
+#[derive(Clone, Debug)]
+pub enum HoldOut {
+    /// Every this-many-th game of those given.
+    EveryNth(usize),
+    /// These games; all of those given are trained on. Two networks trained on
+    /// different games (labels from searches of different depths, say) are compared on
+    /// the same ones.
+    Games(Vec<Game>),
+}
+
+impl HoldOut {
+    /// `games` split into the games trained on and those that measure the fit.
+    pub fn split(&self, games: &[Game]) -> anyhow::Result<(Vec<Game>, Vec<Game>)> {
+        match self {
+            HoldOut::EveryNth(n) => {
+                anyhow::ensure!(*n >= 2, "hold out every 2nd game or fewer");
+                let (validation, training): (Vec<_>, Vec<_>) =
+                    games.iter().enumerate().partition(|(i, _)| i % n == 0);
+                let strip = |pairs: Vec<(usize, &Game)>| {
+                    pairs.into_iter().map(|(_, g)| g.clone()).collect()
+                };
+                Ok((strip(training), strip(validation)))
+            }
+            HoldOut::Games(held_out) => {
+                anyhow::ensure!(!held_out.is_empty(), "no games to measure the fit on");
+                Ok((games.to_vec(), held_out.clone()))
+            }
+        }
+    }
 }
 
 /// How well a model predicts the held-out samples.
@@ -451,13 +483,11 @@ pub fn run(
     );
     // Games of one board size make a network of that size; mixed ones, of any.
     let board_size = Some(games[0].size).filter(|&size| games.iter().all(|g| g.size == size));
-    anyhow::ensure!(options.hold_out >= 2, "hold out every 2nd game or fewer");
-    let (validation, training): (Vec<_>, Vec<_>) = games
-        .iter()
-        .enumerate()
-        .partition(|(i, _)| i % options.hold_out == 0);
-    let validation: Vec<Game> = validation.into_iter().map(|(_, g)| g.clone()).collect();
-    let training: Vec<Game> = training.into_iter().map(|(_, g)| g.clone()).collect();
+    let (training, validation) = options.hold_out.split(games)?;
+    anyhow::ensure!(
+        validation.iter().all(|g| g.rule == rule),
+        "the held-out games are of another rule than those trained on"
+    );
     anyhow::ensure!(
         !training.is_empty(),
         "no games left to train on after the hold-out"
@@ -598,7 +628,7 @@ mod tests {
             correction_scale: 1.0,
             result_weight: 0.5,
             next_weight: 0.0,
-            hold_out: 5,
+            hold_out: HoldOut::EveryNth(5),
             seed: 3,
             threads,
             start: None,
@@ -624,6 +654,33 @@ mod tests {
             one.network == three.network,
             "three threads trained another network"
         );
+    }
+
+    #[test]
+    fn held_out_games_measure_the_fit_and_every_game_given_is_trained_on() {
+        let mut games = bundled_games();
+        let held_out = games.split_off(games.len() - 3);
+        let measured_apart = Options {
+            hold_out: HoldOut::Games(held_out.clone()),
+            ..options(2)
+        };
+        let trained = run(&games, &measured_apart, &mut |_| {}).expect("trains");
+        let fitted = |games: &[Game]| scores_and_results(games).expect("replays").len();
+        assert_eq!(trained.training_samples, fitted(&games));
+        assert_eq!(trained.validation_samples, fitted(&held_out));
+        assert!(trained.validation_samples > 0);
+        let (training, validation) = measured_apart.hold_out.split(&games).expect("splits");
+        assert_eq!((training, validation), (games.clone(), held_out));
+        let mut renju = bundled_games();
+        renju[0].rule = crate::board::Rule::Renju;
+        let other_rule = Options {
+            hold_out: HoldOut::Games(renju),
+            ..options(1)
+        };
+        let error = run(&games, &other_rule, &mut |_| {})
+            .err()
+            .expect("refused");
+        assert!(error.to_string().contains("another rule"), "{error}");
     }
 
     #[test]
