@@ -72,14 +72,14 @@ pub struct Options {
     pub classical_units: bool,
 }
 
-/// The games that measure the fit, never trained on.
+/// The games that measure the fit.
 #[derive(Clone, Debug)]
 pub enum HoldOut {
-    /// Every this-many-th game of those given.
+    /// Every this-many-th game of those given, not trained on.
     EveryNth(usize),
-    /// These games; all of those given are trained on. Two networks trained on
-    /// different games (labels from searches of different depths, say) are compared on
-    /// the same ones.
+    /// These games, which the caller keeps apart from those given: all of those are
+    /// trained on. Two networks trained on different games (labels from searches of
+    /// different depths, say) are compared on the same ones.
     Games(Vec<Game>),
 }
 
