@@ -484,3 +484,24 @@ fn a_network_scores_only_positions_no_threat_narrows() {
     );
     assert_eq!(score(&three), eval::evaluate(&three));
 }
+
+#[test]
+fn black_with_only_forbidden_points_left_has_lost() {
+    // A full board but for (2, 0), where Black's stone makes six in a row: a referee
+    // scores the forced move as lost, not the game as drawn.
+    let rows = [
+        "XX.XXXO", "XXXOOXX", "XOXOXXO", "OOXXOOX", "XXOXOOX", "OXOOXOO", "OOXOOOO",
+    ];
+    let board = testing::picture_of_size(7, Rule::Renju, &rows, Color::Black);
+    assert!(crate::rules::is_forbidden(
+        &mut board.clone(),
+        Pos::new(2, 0)
+    ));
+    with_search(&board, |search| {
+        let score = search.pvs(plies(2), -INFINITY, INFINITY, 1);
+        assert!(is_mate(score) && score < 0, "{score}");
+    });
+    // Under freestyle the same point is a move like any other.
+    let board = testing::picture_of_size(7, Rule::Freestyle, &rows, Color::Black);
+    assert_eq!(best(&board, 2).pos, Pos::new(2, 0));
+}
