@@ -109,6 +109,13 @@ pub fn forbidden_points(board: &mut Board) -> Vec<(Pos, Foul)> {
         .collect()
 }
 
+/// Whether the board has empty points and Black may play none of them (renju, a
+/// nearly full board): Black's forced move is a foul, which loses.
+pub fn only_forbidden_points_left(board: &mut Board) -> bool {
+    let empty: Vec<Pos> = board.empty_points().collect();
+    !empty.is_empty() && empty.into_iter().all(|pos| is_forbidden(board, pos))
+}
+
 /// Whether the stone on `pos` is part of a winning line, found by walking the board.
 pub fn five_through(board: &Board, pos: Pos) -> bool {
     let Cell::Stone(color) = board.cell(pos) else {

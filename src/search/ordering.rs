@@ -84,17 +84,11 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
         moves.retain(|&pos| !rules::is_forbidden(board, pos));
         // Black must move and a forbidden move loses: with every empty point
         // forbidden (a nearly full board), Black has lost, not drawn.
-        if moves.is_empty() && only_forbidden_points_left(board) {
+        if moves.is_empty() && rules::only_forbidden_points_left(board) {
             return Situation::Lost;
         }
     }
     Situation::Open
-}
-
-/// Whether the board has empty points and Black may play none of them.
-fn only_forbidden_points_left(board: &mut Board) -> bool {
-    let empty: Vec<Pos> = board.empty_points().collect();
-    !empty.is_empty() && empty.into_iter().all(|pos| rules::is_forbidden(board, pos))
 }
 
 /// The points where `color` makes `threat`, one of the threats that make a four.
