@@ -126,6 +126,9 @@ pub struct MoveOrder {
     /// defences are listed) or `open`.
     pub situation: &'static str,
     pub moves: Vec<RankedMove>,
+    /// How many of the moves, at the end, a search tries only once all the others have
+    /// lost: defences that leave the opponent a four-three or better.
+    pub last_resort: usize,
 }
 
 #[derive(Serialize, Debug)]
@@ -166,6 +169,13 @@ impl fmt::Display for Report {
             }
             Report::Order(order) => {
                 write!(f, "{}: {} moves", order.situation, order.moves.len())?;
+                if order.last_resort > 0 {
+                    write!(
+                        f,
+                        ", the last {} only once the others lose",
+                        order.last_resort
+                    )?;
+                }
                 for (rank, m) in order.moves.iter().enumerate() {
                     write!(f, "\n{:>3}  {:<6} {:<4} {}", rank + 1, m.at, m.pos, m.value)?;
                 }
@@ -237,13 +247,15 @@ fn move_order(board: &mut Board) -> MoveOrder {
             "win"
         }
         Situation::Lost => "lost",
-        Situation::Forced => "forced",
+        Situation::Forced { .. } => "forced",
         Situation::Open => "open",
     };
-    ordering::order(board, &mut moves, &[0; POINTS]);
+    let holding = situation.holding(moves.len());
+    ordering::order(board, &mut moves, holding, &[0; POINTS]);
     let values = move_values::MoveValues::new(board);
     MoveOrder {
         situation: label,
+        last_resort: moves.len() - holding,
         moves: (moves.iter())
             .map(|&m| RankedMove {
                 at: m.to_string(),

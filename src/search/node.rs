@@ -87,8 +87,9 @@ impl Search<'_> {
             _ if moves.is_empty() => return 0,
             _ => {}
         }
+        let mut holding = situation.holding(moves.len());
         if let Some(excluded) = excluded {
-            moves.retain(|&p| p != excluded);
+            holding = ordering::retain(moves, holding, |p| p != excluded);
             // The left-out move was the only one: it is singular.
             if moves.is_empty() {
                 return alpha;
@@ -97,8 +98,8 @@ impl Search<'_> {
         if ply >= MAX_PLY - 2 {
             return self.evaluate();
         }
-        // Step 3. Forced-reply extension: a single reply costs no depth.
-        let forced = moves.len() == 1;
+        // Step 3. Forced-reply extension: a single holding reply costs no depth.
+        let forced = holding == 1;
         if depth <= 0 && !forced {
             return self.quiesce(ply, alpha, beta);
         }
@@ -112,22 +113,23 @@ impl Search<'_> {
         let likely_fail_high = null_window
             && static_eval.is_some_and(|score| score >= beta + per_depth(FAIL_HIGH_MARGIN, depth));
         let count = moves.len();
+        // The table's move goes first, before the others are scored: it often cuts off
+        // alone, and scoring every candidate costs more than searching it.
+        // Taken out of `moves`, keeping the holding moves in front, if it is one of them.
+        let hash_move = hit.and_then(|h| h.best).filter(|m| moves.contains(m));
+        if let Some(hash_move) = hash_move {
+            holding = ordering::retain(moves, holding, |p| p != hash_move);
+        }
         // Step 5. Move-count pruning: quiet positions search only their most promising
-        // moves, fewer the shallower a null-window node is; forced ones all.
+        // moves, fewer the shallower a null-window node is; forced ones their holding
+        // moves (and the table's).
         let breadth = match situation {
             Situation::Open if null_window && self.improving(ply) => quiet_breadth(depth),
             Situation::Open if null_window => quiet_breadth(depth).div_ceil(2),
             Situation::Open => MAX_QUIET_BREADTH,
-            _ => count,
+            _ => holding + usize::from(hash_move.is_some()),
         }
         .min(count);
-        // The table's move goes first, before the others are scored: it often cuts off
-        // alone, and scoring every candidate costs more than searching it.
-        // Taken out of `moves` (whose order scoring ignores) if it is one of them.
-        let hash_move = hit
-            .and_then(|h| h.best)
-            .and_then(|m| moves.iter().position(|&p| p == m))
-            .map(|i| moves.swap_remove(i));
         let mut extended = None;
         if let (Some(hit), Some(hash_move)) = (hit, hash_move)
             && self.singular_candidate(&hit, depth, count, ply)
@@ -165,7 +167,8 @@ impl Search<'_> {
                 _ => {
                     if !scored_yet {
                         let history = &self.history[me];
-                        ordering::score(&self.board, moves, &self.killers[ply], history, scored);
+                        let killers = &self.killers[ply];
+                        ordering::score(&self.board, moves, holding, killers, history, scored);
                         scored_yet = true;
                     }
                     ordering::pick(scored, i - usize::from(hash_move.is_some()))

@@ -6,6 +6,11 @@
 //! points on that four's lines. For threat searches an opponent four-three point narrows
 //! them the same way, keeping also our threes that would make the block of its four a
 //! four of ours. Black never gets a forbidden point under renju.
+//!
+//! A defence that stops the threat but leaves the opponent a four-three or a double
+//! three is not left out, only put last ([`Situation::Forced`]'s `holding`): such a
+//! threat loses only if the defender has no fours to turn it, which the patterns cannot
+//! tell, and a search that proved a loss without trying it proved nothing.
 
 use super::params::KILLER_VALUE;
 use crate::board::pattern::{Pattern, Threat};
@@ -20,10 +25,32 @@ pub enum Situation {
     Win(Pos),
     /// The opponent wins whatever we do: two five points, or one we may not block.
     Lost,
-    /// The moves are the only sensible ones (a block of a five, or defences).
-    Forced,
+    /// The moves are the only sensible ones (a block of a five, or defences). The first
+    /// `holding` of them hold as far as the patterns tell; the rest stop the threat but
+    /// leave the opponent a four-three or better, so a search tries them only once every
+    /// holding move has lost.
+    Forced { holding: usize },
     /// The moves are every candidate.
     Open,
+}
+
+impl Situation {
+    /// How many of the `count` moves generated hold (see [`Situation::Forced`]): all of
+    /// them unless forced.
+    pub fn holding(self, count: usize) -> usize {
+        match self {
+            Situation::Forced { holding } => holding.min(count),
+            _ => count,
+        }
+    }
+}
+
+/// Keeps the moves `keep` accepts, in order, and returns how many of the first
+/// `holding` are left.
+pub fn retain(moves: &mut Vec<Pos>, holding: usize, keep: impl Fn(Pos) -> bool) -> usize {
+    let left = moves[..holding].iter().filter(|&&p| keep(p)).count();
+    moves.retain(|&p| keep(p));
+    left
 }
 
 /// Whether [`generate`] could answer anything but [`Situation::Open`]: a five point for
@@ -60,24 +87,29 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
             return Situation::Lost;
         }
         moves.push(block);
-        return Situation::Forced;
+        return Situation::Forced { holding: 1 };
     }
     if board.threat_count(opponent, Threat::Flex4) > 0 {
         let menaces = menaces(board, Threat::Flex4);
-        let found = defences(board, moves, &menaces, Pattern::Block4);
-        // With no real defence, every point on those lines delays the loss.
-        if found.kept > 0 {
-            moves.truncate(found.kept);
-        }
+        let found = defences(board, moves, &menaces, Threat::Flex4);
         if !moves.is_empty() {
-            return Situation::Forced;
+            // With no real defence, every point on those lines delays the loss alike.
+            if found.kept == 0 {
+                return Situation::Forced {
+                    holding: moves.len(),
+                };
+            }
+            moves.truncate(found.stopping);
+            return Situation::Forced {
+                holding: found.kept,
+            };
         }
     }
     if four_threes
         && board.threat_count(opponent, Threat::Block4Flex3) > 0
-        && four_three_defences(board, moves)
+        && let Some(holding) = four_three_defences(board, moves)
     {
-        return Situation::Forced;
+        return Situation::Forced { holding };
     }
     move_values::add_candidate_points(board, moves);
     if board.rule() == Rule::Renju && me == Color::Black {
@@ -109,16 +141,24 @@ fn menaces(board: &mut Board, threat: Threat) -> Vec<Pos> {
         .collect()
 }
 
-/// How [`defences`] filled the move list: our own fours first, then the real defences.
+/// How [`defences`] filled the move list: our own fours (`..fours`), the real defences
+/// (`..kept`), the points that stop every menace's threat but leave one a double three
+/// or better (`..stopping`), and the points that stop nothing.
 struct Defences {
     fours: usize,
     kept: usize,
+    stopping: usize,
 }
 
 /// Fills `moves` with our own fours, then the empty points on the lines through the
-/// opponent's `menaces` (within five of them, on lines where they make `line` or more)
-/// after which none of them wins any more; the points that leave one winning follow.
-fn defences(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos], line: Pattern) -> Defences {
+/// opponent's `menaces` (points where it makes `threat`; within five of them, on lines
+/// where they make a four, or a three against a four-three) sorted as [`Defences`] says.
+fn defences(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos], threat: Threat) -> Defences {
+    let line = if threat == Threat::Flex4 {
+        Pattern::Block4
+    } else {
+        Pattern::Flex3
+    };
     moves.clear();
     let me = board.to_move();
     let opponent = me.opponent();
@@ -149,49 +189,62 @@ fn defences(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos], line: Patt
             }
         }
     }
-    let kept = keep_real_defences(board, moves, fours, menaces);
-    Defences { fours, kept }
+    let left_after = |block: Pos| {
+        menaces
+            .iter()
+            .filter(|&&menace| menace != block)
+            .map(|&menace| board.threat_after_block(menace, opponent, block))
+            .max()
+            .unwrap_or(Threat::None)
+    };
+    let kept = fours + partition(&mut moves[fours..], |p| left_after(p) < Threat::Flex3x2);
+    let stopping = kept + partition(&mut moves[kept..], |p| left_after(p) < threat);
+    Defences {
+        fours,
+        kept,
+        stopping,
+    }
 }
 
-/// Moves to the front of `moves[fours..]` the points after which none of the
-/// opponent's `menaces` still makes a winning threat (a double three or better); returns
-/// where they end.
-fn keep_real_defences(board: &Board, moves: &mut [Pos], fours: usize, menaces: &[Pos]) -> usize {
-    let opponent = board.to_move().opponent();
-    let defends = |block: Pos| {
-        menaces.iter().all(|&menace| {
-            menace == block || board.threat_after_block(menace, opponent, block) < Threat::Flex3x2
-        })
-    };
-    let mut kept = fours;
-    for i in fours..moves.len() {
-        if defends(moves[i]) {
-            moves.swap(kept, i);
-            kept += 1;
+/// Moves to the front of `moves` the points `first` accepts; returns how many.
+fn partition(moves: &mut [Pos], first: impl Fn(Pos) -> bool) -> usize {
+    let mut front = 0;
+    for i in 0..moves.len() {
+        if first(moves[i]) {
+            moves.swap(front, i);
+            front += 1;
         }
     }
-    kept
+    front
 }
 
 /// Against the opponent's four-three points, each a win unless met now: our own fours,
 /// the points that stop every one of them, and the threes that turn them (see
-/// [`add_countering_threes`]). False, with `moves` empty, when there is no such point, or
-/// when blocking a four there would already make a four of our own, which may turn the
-/// tables.
-fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> bool {
+/// [`add_countering_threes`]); then the points on their lines that leave one of them a
+/// double three or better. How many come before those; `None`, with `moves` empty, when
+/// no point stops them, or when blocking a four there would already make a four of our
+/// own, which may turn the tables.
+fn four_three_defences(board: &mut Board, moves: &mut Vec<Pos>) -> Option<usize> {
     let me = board.to_move();
     let menaces = menaces(board, Threat::Block4Flex3);
     if menaces.is_empty() || menaces.iter().any(|&menace| countered(board, menace, me)) {
-        return false;
+        return None;
     }
-    let found = defences(board, moves, &menaces, Pattern::Flex3);
+    let found = defences(board, moves, &menaces, Threat::Block4Flex3);
     if found.kept == found.fours {
         moves.clear();
-        return false;
+        return None;
     }
-    moves.truncate(found.kept);
+    moves.truncate(found.stopping);
+    let doubtful = moves.split_off(found.kept);
     add_countering_threes(board, moves, &menaces);
-    true
+    let holding = moves.len();
+    for pos in doubtful {
+        if !moves[..holding].contains(&pos) {
+            moves.push(pos);
+        }
+    }
+    Some(holding)
 }
 
 /// Whether `defender`, blocking the four its opponent would make at `menace`, would make
@@ -257,20 +310,24 @@ pub fn has_winning_four(board: &mut Board, color: Color) -> Option<Pos> {
         .find(|&p| rules::is_legal(board, p, color))
 }
 
-/// Scores `moves` into `scored` for [`pick`]: by [`move_values::MoveValues`] (killers get a
-/// bonus) and history; ties go to the lower point index, so the order is fully defined.
-/// The history only breaks ties: the fitted values already order well, and adding the
-/// history to them played no better.
+/// Scores `moves` into `scored` for [`pick`]: the first `holding` of them (see
+/// [`Situation::Forced`]) before the rest, and within each part by
+/// [`move_values::MoveValues`] (killers get a bonus) and history; ties go to the lower
+/// point index, so the order is fully defined. The history only breaks ties: the fitted
+/// values already order well, and adding the history to them played no better.
 pub fn score(
     board: &Board,
     moves: &[Pos],
+    holding: usize,
     killers: &[Option<Pos>; 2],
     history: &[i32],
     scored: &mut Vec<(i64, Pos)>,
 ) {
+    /// Below every key a holding move can have: values and history stay under 2^50.
+    const LAST_RESORT: i64 = 1 << 60;
     scored.clear();
     let values = move_values::MoveValues::new(board);
-    scored.extend(moves.iter().map(|&pos| {
+    scored.extend(moves.iter().enumerate().map(|(i, &pos)| {
         let killer = if killers.contains(&Some(pos)) {
             KILLER_VALUE
         } else {
@@ -279,7 +336,7 @@ pub fn score(
         let value = (values.of(pos) + killer) as i64;
         let key =
             (value << 30) + ((history[pos.index()] as i64) << 10) + (1023 - pos.index() as i64);
-        (key, pos)
+        (if i < holding { key } else { key - LAST_RESORT }, pos)
     }));
 }
 
@@ -293,10 +350,10 @@ pub fn pick(scored: &mut [(i64, Pos)], i: usize) -> Pos {
     scored[i].1
 }
 
-/// Sorts `moves` best first by the [`score`] order.
-pub fn order(board: &Board, moves: &mut [Pos], history: &[i32]) {
+/// Sorts `moves` best first by the [`score`] order, the first `holding` before the rest.
+pub fn order(board: &Board, moves: &mut [Pos], holding: usize, history: &[i32]) {
     let mut scored = Vec::with_capacity(moves.len());
-    score(board, moves, &[None; 2], history, &mut scored);
+    score(board, moves, holding, &[None; 2], history, &mut scored);
     scored.sort_unstable_by_key(|&(key, _)| std::cmp::Reverse(key));
     for (slot, (_, pos)) in moves.iter_mut().zip(scored) {
         *slot = pos;
@@ -320,7 +377,10 @@ mod tests {
         );
         assert_eq!(generate(&mut b, &mut moves), Situation::Win(Pos::new(7, 3)));
         b.set_to_move(Color::White);
-        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        assert_eq!(
+            generate(&mut b, &mut moves),
+            Situation::Forced { holding: 1 }
+        );
         assert_eq!(moves, [Pos::new(7, 3)]);
     }
 
@@ -347,7 +407,10 @@ mod tests {
         let black = [(5, 7), (6, 7), (7, 7)];
         let white = [(5, 5), (6, 5), (7, 5), (0, 0)];
         let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
-        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        assert_eq!(
+            generate(&mut b, &mut moves),
+            Situation::Forced { holding: 6 }
+        );
         let mut expected =
             [(4, 7), (8, 7), (3, 5), (4, 5), (8, 5), (9, 5)].map(|(x, y)| Pos::new(x, y));
         moves.sort_by_key(|p| p.index());
@@ -357,12 +420,33 @@ mod tests {
     }
 
     #[test]
+    fn a_block_that_leaves_a_four_three_comes_last() {
+        let mut moves = Vec::new();
+        // White's open three on row 5; (8,5) would also make a three on column 8.
+        let white = [(5, 5), (6, 5), (7, 5), (8, 6), (8, 7)];
+        let black = [(0, 0), (14, 14), (0, 14), (14, 0), (0, 7), (12, 12)];
+        let mut b = stones(Rule::Freestyle, &black, &white, Color::Black);
+        let situation = generate(&mut b, &mut moves);
+        let Situation::Forced { holding } = situation else {
+            panic!("{situation:?}");
+        };
+        // (4,5) stops the open four but leaves White a four-three at (8,5); (3,5) and
+        // (9,5) stop nothing.
+        assert_eq!(&moves[holding..], [Pos::new(4, 5)]);
+        assert!(moves[..holding].contains(&Pos::new(8, 5)));
+        assert!(!moves.contains(&Pos::new(3, 5)) && !moves.contains(&Pos::new(9, 5)));
+    }
+
+    #[test]
     fn a_three_with_a_gap_is_blocked_in_the_gap_or_at_either_end() {
         let mut moves = Vec::new();
         let black = [(5, 7), (7, 7), (8, 7)];
         let white = [(0, 0), (14, 14), (0, 14)];
         let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
-        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        assert_eq!(
+            generate(&mut b, &mut moves),
+            Situation::Forced { holding: 3 }
+        );
         moves.sort_by_key(|p| p.index());
         let expected = [(4, 7), (6, 7), (9, 7)].map(|(x, y)| Pos::new(x, y));
         assert_eq!(moves, expected);
@@ -378,7 +462,10 @@ mod tests {
         let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
         assert_eq!(b.threat(Pos::new(8, 5), Color::Black), Threat::Block4Flex3);
         assert_eq!(generate(&mut b, &mut moves), Situation::Open);
-        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Forced);
+        assert_eq!(
+            generate_replies(&mut b, &mut moves),
+            Situation::Forced { holding: 4 }
+        );
         moves.sort_by_key(|p| p.index());
         // (8,3) and (8,9) leave Black a straight four on column 8.
         let expected = [(8, 4), (8, 5), (9, 5), (8, 8)].map(|(x, y)| Pos::new(x, y));
@@ -401,8 +488,10 @@ mod tests {
         // Black's four on row 5 must be blocked.
         let white = [(4, 5), (9, 7), (9, 8), (0, 0)];
         let mut b = stones(Rule::Freestyle, &FOUR_THREE, &white, Color::White);
-        assert_eq!(generate_replies(&mut b, &mut moves), Situation::Forced);
-        assert!(moves.contains(&Pos::new(9, 6)), "{moves:?}");
+        let situation = generate_replies(&mut b, &mut moves);
+        assert!(matches!(situation, Situation::Forced { .. }));
+        let holding = &moves[..situation.holding(moves.len())];
+        assert!(holding.contains(&Pos::new(9, 6)), "{moves:?}");
         assert!(!moves.contains(&Pos::new(12, 12)));
     }
 
@@ -432,7 +521,13 @@ mod tests {
         let black = [(5, 7), (6, 7), (7, 7), (10, 3), (10, 4), (10, 5)];
         let white = [(0, 0), (14, 14), (0, 14), (14, 0), (0, 7)];
         let mut b = stones(Rule::Freestyle, &black, &white, Color::White);
-        assert_eq!(generate(&mut b, &mut moves), Situation::Forced);
+        let situation = generate(&mut b, &mut moves);
+        assert_eq!(
+            situation,
+            Situation::Forced {
+                holding: moves.len()
+            }
+        );
         assert!(moves.contains(&Pos::new(4, 7)) && moves.contains(&Pos::new(10, 2)));
     }
 }

@@ -73,14 +73,11 @@ impl Search<'_> {
     /// one, until stopped. Its last finished iteration, if any.
     pub(super) fn help(&mut self, first_depth: i32) -> Option<Finished> {
         let mut moves = Vec::new();
-        if !matches!(
-            self.root_situation(&mut moves),
-            Situation::Forced | Situation::Open
-        ) || moves.len() < 2
-        {
+        let situation = self.root_situation(&mut moves);
+        if !matches!(situation, Situation::Forced { .. } | Situation::Open) || moves.len() < 2 {
             return None;
         }
-        let mut roots = self.ordered_roots(&moves);
+        let mut roots = self.ordered_roots(&moves, situation.holding(moves.len()));
         let (depth, score) = self.deepen(&mut roots, first_depth, 1, &mut Silent);
         (depth > 0).then(|| Finished {
             pos: roots[0].pos,
@@ -97,7 +94,8 @@ impl Search<'_> {
         reporter: &mut dyn Reporter,
     ) -> Result<Vec<RootMove>, Vec<ScoredMove>> {
         let mut moves = Vec::new();
-        match self.root_situation(&mut moves) {
+        let situation = self.root_situation(&mut moves);
+        match situation {
             Situation::Win(pos) => {
                 return Err(self.immediate(reporter, pos, MATE - 1));
             }
@@ -111,7 +109,7 @@ impl Search<'_> {
                     None => Vec::new(),
                 });
             }
-            Situation::Forced | Situation::Open => {}
+            Situation::Forced { .. } | Situation::Open => {}
         }
         if moves.is_empty() {
             return Err(Vec::new());
@@ -141,7 +139,7 @@ impl Search<'_> {
                 score: VCT_WIN,
             }]);
         }
-        Ok(self.ordered_roots(&moves))
+        Ok(self.ordered_roots(&moves, situation.holding(moves.len())))
     }
 
     /// [`ordering::generate`] at the root, less the moves the caller blocked: a blocked
@@ -160,9 +158,21 @@ impl Search<'_> {
                 return Situation::Win(win);
             }
         }
-        moves.retain(|p| !blocked.contains(p));
-        if !moves.is_empty() && matches!(situation, Situation::Forced | Situation::Open) {
-            return situation;
+        let holding = ordering::retain(moves, situation.holding(moves.len()), |p| {
+            !blocked.contains(&p)
+        });
+        if !moves.is_empty() {
+            match situation {
+                // With every holding move blocked, the others are all there is.
+                Situation::Forced { .. } if holding == 0 => {
+                    return Situation::Forced {
+                        holding: moves.len(),
+                    };
+                }
+                Situation::Forced { .. } => return Situation::Forced { holding },
+                Situation::Open => return situation,
+                _ => {}
+            }
         }
         moves.clear();
         move_values::add_candidate_points(&self.board, moves);
@@ -175,10 +185,11 @@ impl Search<'_> {
         Situation::Open
     }
 
-    pub(super) fn ordered_roots(&self, moves: &[Pos]) -> Vec<RootMove> {
+    /// `moves` as root moves, the first `holding` (see [`Situation::Forced`]) in front.
+    pub(super) fn ordered_roots(&self, moves: &[Pos], holding: usize) -> Vec<RootMove> {
         let mut order = moves.to_vec();
         let history = &self.history[self.board.to_move().index()];
-        ordering::order(&self.board, &mut order, history);
+        ordering::order(&self.board, &mut order, holding, history);
         order
             .into_iter()
             .map(|pos| RootMove {

@@ -134,6 +134,34 @@ fn the_vote_prefers_wins_then_depth_and_avoids_losses() {
 }
 
 #[test]
+fn a_defence_that_leaves_a_four_three_is_tried_before_a_loss_is_proven() {
+    // From a game against Rapfi (freestyle 20x20, moved up and left): White's open
+    // three on the diagonal (4,6)-(6,8) is met at (3,5), which leaves White a four-three
+    // at (7,9) that Black's fours on row 9 turn. Leaving (3,5) out, the search proved
+    // Black lost at depth 3 and Rapfi won the game from here.
+    let board = picture(
+        Rule::Freestyle,
+        &[
+            "",
+            "",
+            "",
+            "",
+            "...X.....X",
+            "....OX..O",
+            "...XOOOOX",
+            "....XOO..X",
+            ".....OOOX",
+            "....X.X.X",
+        ],
+        Color::Black,
+    );
+    for depth in 2..=4 {
+        let m = best(&board, depth);
+        assert!(!(is_mate(m.score) && m.score < 0), "depth {depth}: {m:?}");
+    }
+}
+
+#[test]
 fn blocks_an_open_three_when_it_has_no_attack() {
     let board = picture(
         Rule::Freestyle,

@@ -166,7 +166,7 @@ impl<'a, 'b> Vct<'a, 'b> {
         match ordering::generate_replies(board, &mut defences) {
             Situation::Lost => return true,
             Situation::Win(_) | Situation::Open => return false,
-            Situation::Forced => {}
+            Situation::Forced { .. } => {}
         }
         for defence in defences {
             board.play(defence);

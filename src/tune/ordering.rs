@@ -62,10 +62,10 @@ pub fn self_play_choices(game: &selfplay::Game) -> Vec<Choice> {
 /// The choice of `played` in `board`, if the search would choose among several moves
 /// there and `played` is one of them.
 fn choice(board: &mut Board, played: Pos, moves: &mut Vec<Pos>) -> Option<Choice> {
-    let open = matches!(
-        ordering::generate(board, moves),
-        Situation::Open | Situation::Forced
-    );
+    let situation = ordering::generate(board, moves);
+    let open = matches!(situation, Situation::Open | Situation::Forced { .. });
+    // The fit orders what a search tries first.
+    moves.truncate(situation.holding(moves.len()));
     let played = moves.iter().position(|&m| m == played)?;
     (open && moves.len() > 1).then(|| Choice {
         candidates: moves.iter().map(|&m| OrderFeatures::of(board, m)).collect(),
