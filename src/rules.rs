@@ -141,7 +141,7 @@ pub fn five_through(board: &Board, pos: Pos) -> bool {
         };
         match board.rule().line_rule(color) {
             LineRule::Free => length >= 5,
-            LineRule::Exact => length == 5,
+            LineRule::Exact | LineRule::Renju => length == 5,
             LineRule::Caro => {
                 length >= 6
                     || (length == 5
@@ -346,7 +346,7 @@ mod tests {
         };
         match (board.rule().line_rule(color), length) {
             (_, 0..=4) => LineOutcome::Short,
-            (LineRule::Exact, 6..) => LineOutcome::Overline,
+            (LineRule::Exact | LineRule::Renju, 6..) => LineOutcome::Overline,
             (LineRule::Caro, 5) if opponent_at(-back - 1) && opponent_at(forward + 1) => {
                 LineOutcome::Blocked
             }
@@ -396,8 +396,12 @@ mod tests {
                         };
                         if board.is_empty(q) {
                             board.put(q, Cell::Stone(color));
-                            if line_outcome(board, pos, d, color) == LineOutcome::Short {
-                                best = best.max(fours(board, pos, d, color).one_stone_short());
+                            let four = fours(board, pos, d, color);
+                            // Two fours on one line are Black's foul under renju.
+                            let foul = four == Pattern::Double4
+                                && board.rule().line_rule(color) == LineRule::Renju;
+                            if line_outcome(board, pos, d, color) == LineOutcome::Short && !foul {
+                                best = best.max(four.one_stone_short());
                             }
                             board.undo();
                         }

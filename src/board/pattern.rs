@@ -115,7 +115,7 @@ impl Pattern {
 }
 
 /// Number of [`LineRule`]s, which index the tables in declaration order.
-const LINE_RULES: usize = 3;
+const LINE_RULES: usize = 4;
 
 /// What a run of stones through the centre is worth; differs between rules and colours.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -126,6 +126,10 @@ pub enum LineRule {
     Exact,
     /// Five or more wins, except an exact five with opponent stones on both ends.
     Caro,
+    /// Black's under renju: as `Exact`, and two fours on one line are a foul, so a stone
+    /// that would make them is no way forward (`X..*X.X`, whose `.XXX.X` would be two
+    /// fours, is no three).
+    Renju,
 }
 
 /// Outcome of the run through the centre of a line whose centre holds the side's stone.
@@ -165,8 +169,8 @@ fn run_outcome(line: &Line, rule: LineRule) -> RunOutcome {
     match (rule, length) {
         (_, 0..=4) => RunOutcome::Short,
         (LineRule::Free, _) => RunOutcome::Win,
-        (LineRule::Exact, 5) => RunOutcome::Win,
-        (LineRule::Exact, _) => RunOutcome::Overline,
+        (LineRule::Exact | LineRule::Renju, 5) => RunOutcome::Win,
+        (LineRule::Exact | LineRule::Renju, _) => RunOutcome::Overline,
         // A five through the centre never touches the window's ends, so both neighbours
         // are inside the line.
         (LineRule::Caro, 5) if line[start - 1] == CODE_WHITE && line[end + 1] == CODE_WHITE => {
@@ -236,7 +240,9 @@ impl Builder {
         for (index, offset) in inner_cells() {
             if line[index] == CODE_EMPTY {
                 let next = self.classify(key | (CODE_BLACK << key_shift(offset)) as usize);
-                best = best.max(next.one_stone_short());
+                if !(self.rule == LineRule::Renju && next == Pattern::Double4) {
+                    best = best.max(next.one_stone_short());
+                }
             }
         }
         best
@@ -392,6 +398,10 @@ mod tests {
             (Exact, "X.X*X.X", P::Double4),
             (Exact, "XX.X*.XX", P::Double4),
             (Exact, ".XXXX.*....", P::Block1),
+            (Renju, "X.XX*.X", P::Double4),
+            (Exact, "X..*X.XO", P::Flex3),
+            (Renju, "X..*X.XO", P::Block3),
+            (Renju, "..X*X...", P::Flex3),
             (Free, ".XXXX.*....", P::Block4),
         ];
         for (rule, picture, expected) in cases {
@@ -401,7 +411,7 @@ mod tests {
 
     #[test]
     fn pairs_read_white_as_black_with_colours_swapped_under_its_own_rule() {
-        let renju = pairs(LineRule::Exact, LineRule::Free);
+        let renju = pairs(LineRule::Renju, LineRule::Free);
         let black_five = key_of("O.XX*XX.O") as u32;
         assert_eq!(renju.at(black_five).get(Color::Black), Pattern::Five);
         assert_eq!(renju.at(black_five).get(Color::White), Pattern::None);

@@ -62,7 +62,8 @@ impl Rule {
     pub fn line_rule(self, color: Color) -> LineRule {
         match (self, color) {
             (Rule::Freestyle, _) | (Rule::Renju, Color::White) => LineRule::Free,
-            (Rule::Standard, _) | (Rule::Renju, Color::Black) => LineRule::Exact,
+            (Rule::Standard, _) => LineRule::Exact,
+            (Rule::Renju, Color::Black) => LineRule::Renju,
             (Rule::Caro, _) => LineRule::Caro,
         }
     }
