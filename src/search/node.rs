@@ -89,7 +89,7 @@ impl Search<'_> {
         }
         let mut holding = situation.holding(moves.len());
         if let Some(excluded) = excluded {
-            holding = ordering::retain(moves, holding, |p| p != excluded);
+            ordering::take_out(moves, excluded, &mut holding);
             // The left-out move was the only one: it is singular.
             if moves.is_empty() {
                 return alpha;
@@ -116,10 +116,9 @@ impl Search<'_> {
         // The table's move goes first, before the others are scored: it often cuts off
         // alone, and scoring every candidate costs more than searching it.
         // Taken out of `moves`, keeping the holding moves in front, if it is one of them.
-        let hash_move = hit.and_then(|h| h.best).filter(|m| moves.contains(m));
-        if let Some(hash_move) = hash_move {
-            holding = ordering::retain(moves, holding, |p| p != hash_move);
-        }
+        let hash_move = hit
+            .and_then(|h| h.best)
+            .filter(|&m| ordering::take_out(moves, m, &mut holding));
         // Step 5. Move-count pruning: quiet positions search only their most promising
         // moves, fewer the shallower a null-window node is; forced ones their holding
         // moves (and the table's).

@@ -45,6 +45,19 @@ impl Situation {
     }
 }
 
+/// Takes `pos` out of `moves`, keeping the order and the count of the first `holding`;
+/// false if it was not there.
+pub fn take_out(moves: &mut Vec<Pos>, pos: Pos, holding: &mut usize) -> bool {
+    let Some(i) = moves.iter().position(|&p| p == pos) else {
+        return false;
+    };
+    moves.remove(i);
+    if i < *holding {
+        *holding -= 1;
+    }
+    true
+}
+
 /// Keeps the moves `keep` accepts, in order, and returns how many of the first
 /// `holding` are left.
 pub fn retain(moves: &mut Vec<Pos>, holding: usize, keep: impl Fn(Pos) -> bool) -> usize {
