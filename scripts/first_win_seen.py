@@ -9,6 +9,11 @@ engine the first move at which it announced the result. The summary gives, for t
 Lianzhu lost and for those it won, how many moves before Lianzhu the other engine saw
 the result (median), over the games where both announced it.
 
+It also lists every announcement the game's result contradicts: a win announced by the
+side that then lost or drew, a loss by the side that then won or drew. A contradicted
+win is a flaw in that engine's proof (a defence it left out, a threat it misread); a
+contradicted loss is one too, unless the opponent simply missed its win.
+
 Example:
   scripts/first_win_seen.py matches/s23-rapfi-r15-fast
 Standard library only.
@@ -42,11 +47,20 @@ def main():
     games = list(read_games(read_text(os.path.join(args.match, "games.sgf"))))
     seen = announcements(read_text(os.path.join(args.match, "messages.txt")))
     leads = {True: [], False: []}
+    contradicted = 0
     for number, _, _, black, winner, moves in games:
+        first = seen.get(number, {})
+        for (engine, sign), move in sorted(first.items(), key=lambda item: item[1]):
+            won = winner is not None and (winner == "B") == (black == engine)
+            lost = winner is not None and not won
+            if (sign == "+" and not won) or (sign == "-" and not lost):
+                contradicted += 1
+                result = "drawn" if winner is None else ("won" if won else "lost")
+                print(f"game {number}: {engine} announced a {'win' if sign == '+' else 'loss'} "
+                      f"at move {move} and {result}")
         if winner is None:
             continue
         lianzhu_won = (winner == "B") == (black == args.name)
-        first = seen.get(number, {})
         other = next((e for e, _ in first if e != args.name), "opponent")
         ours = first.get((args.name, "+" if lianzhu_won else "-"))
         theirs = first.get((other, "-" if lianzhu_won else "+"))
@@ -55,6 +69,7 @@ def main():
                   f"{args.name} saw it at {ours}, {other} at {theirs}")
         if ours and theirs:
             leads[lianzhu_won].append(ours - theirs)
+    print(f"announcements the result contradicts: {contradicted}")
     for lianzhu_won, label in [(False, "lost"), (True, "won")]:
         lead = leads[lianzhu_won]
         if lead:
