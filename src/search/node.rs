@@ -113,6 +113,8 @@ impl Search<'_> {
         let likely_fail_high = null_window
             && static_eval.is_some_and(|score| score >= beta + per_depth(FAIL_HIGH_MARGIN, depth));
         let count = moves.len();
+        // A node with one holding move is extended already: it has no choice to test.
+        let choices = holding;
         // The table's move goes first, before the others are scored: it often cuts off
         // alone, and scoring every candidate costs more than searching it.
         // Taken out of `moves`, keeping the holding moves in front, if it is one of them.
@@ -131,7 +133,7 @@ impl Search<'_> {
         .min(count);
         let mut extended = None;
         if let (Some(hit), Some(hash_move)) = (hit, hash_move)
-            && self.singular_candidate(&hit, depth, count, ply)
+            && self.singular_candidate(&hit, depth, choices, ply)
         {
             let singular_beta = hit.score - per_depth(SINGULAR_MARGIN, depth);
             self.excluded[ply] = Some(hash_move);
@@ -237,18 +239,18 @@ impl Search<'_> {
     }
 
     /// Whether the table's move at this node is worth testing for singularity: the
-    /// node is deep enough, has a choice, and its entry is exact or a lower bound, deep
-    /// enough to trust, short of a mate; and extensions have not yet doubled the
-    /// iteration's depth.
+    /// node is deep enough, has a choice among `choices` moves, and its entry is exact or
+    /// a lower bound, deep enough to trust, short of a mate; and extensions have not yet
+    /// doubled the iteration's depth.
     pub(super) fn singular_candidate(
         &self,
         hit: &Hit,
         depth: i32,
-        count: usize,
+        choices: usize,
         ply: usize,
     ) -> bool {
         depth >= plies(SINGULAR_DEPTH)
-            && count > 1
+            && choices > 1
             && hit.bound != Bound::Upper
             && hit.depth >= depth - plies(SINGULAR_ENTRY_SLACK)
             && !is_mate(hit.score)

@@ -202,29 +202,36 @@ fn defences(board: &mut Board, moves: &mut Vec<Pos>, menaces: &[Pos], threat: Th
             }
         }
     }
-    let left_after = |block: Pos| {
-        menaces
-            .iter()
-            .filter(|&&menace| menace != block)
-            .map(|&menace| board.threat_after_block(menace, opponent, block))
-            .max()
-            .unwrap_or(Threat::None)
-    };
-    let kept = fours + partition(&mut moves[fours..], |p| left_after(p) < Threat::Flex3x2);
-    let stopping = kept + partition(&mut moves[kept..], |p| left_after(p) < threat);
+    // What each point leaves the menaces, worked out once for both partitions.
+    let mut left: Vec<(Threat, Pos)> = moves[fours..]
+        .iter()
+        .map(|&block| {
+            let worst = menaces
+                .iter()
+                .filter(|&&menace| menace != block)
+                .map(|&menace| board.threat_after_block(menace, opponent, block))
+                .max();
+            (worst.unwrap_or(Threat::None), block)
+        })
+        .collect();
+    let real = partition(&mut left, |worst| worst < Threat::Flex3x2);
+    let stopping = real + partition(&mut left[real..], |worst| worst < threat);
+    for (slot, (_, block)) in moves[fours..].iter_mut().zip(left) {
+        *slot = block;
+    }
     Defences {
         fours,
-        kept,
-        stopping,
+        kept: fours + real,
+        stopping: fours + stopping,
     }
 }
 
-/// Moves to the front of `moves` the points `first` accepts; returns how many.
-fn partition(moves: &mut [Pos], first: impl Fn(Pos) -> bool) -> usize {
+/// Moves to the front of `points` those whose threat `first` accepts; returns how many.
+fn partition(points: &mut [(Threat, Pos)], first: impl Fn(Threat) -> bool) -> usize {
     let mut front = 0;
-    for i in 0..moves.len() {
-        if first(moves[i]) {
-            moves.swap(front, i);
+    for i in 0..points.len() {
+        if first(points[i].0) {
+            points.swap(front, i);
             front += 1;
         }
     }
