@@ -127,8 +127,8 @@ pub enum LineRule {
     /// Five or more wins, except an exact five with opponent stones on both ends.
     Caro,
     /// Black's under renju: as `Exact`, and two fours on one line are a foul, so a stone
-    /// that would make them is no way forward (`X..*X.X`, whose `.XXX.X` would be two
-    /// fours, is no three).
+    /// that would make them is no way forward (`X..*X.XO` is no three: the one stone that
+    /// gives it two completion points makes `X.XXX.XO`, two fours).
     Renju,
 }
 
