@@ -130,10 +130,36 @@ pub struct TuneArgs {
     /// or self-play files)
     #[arg(long, group = "mode")]
     pub ordering: bool,
+    /// Fit only the threat weights and the tempo; keep the initiative table
+    #[arg(long, group = "mode")]
+    pub threats: bool,
+    /// Fit to the positions with this side to move only
+    #[arg(long, value_enum, conflicts_with_all = ["labels", "ordering"])]
+    pub to_move: Option<SideArg>,
+    /// Score units per logit of the fit, instead of the scale that best suits the current
+    /// weights: fits that must share units (each side's renju weights) give the same one
+    #[arg(long, value_parser = parse_scale, conflicts_with_all = ["labels", "ordering"])]
+    pub scale: Option<f64>,
     /// SGF files of finished games as c-gomoku-cli writes them (with --labels: label files;
     /// with --ordering also self-play files)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+}
+
+/// A side, as `tune --to-move` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SideArg {
+    Black,
+    White,
+}
+
+impl From<SideArg> for crate::board::Color {
+    fn from(side: SideArg) -> Self {
+        match side {
+            SideArg::Black => crate::board::Color::Black,
+            SideArg::White => crate::board::Color::White,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -231,6 +257,13 @@ pub struct TrainArgs {
     pub files: Vec<PathBuf>,
 }
 
+fn parse_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (10.0..=10_000.0).contains(&x) => Ok(x),
+        _ => Err(format!("{text} is not a number from 10 to 10000")),
+    }
+}
+
 fn parse_fraction(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -243,17 +276,23 @@ fn parse_fraction(text: &str) -> Result<f32, String> {
 pub enum TuneMode {
     Results,
     Initiative,
+    Threats,
     Labels,
     Ordering,
 }
 
 impl TuneArgs {
     pub fn mode(&self) -> TuneMode {
-        match (self.initiative, self.labels, self.ordering) {
-            (true, _, _) => TuneMode::Initiative,
-            (_, true, _) => TuneMode::Labels,
-            (_, _, true) => TuneMode::Ordering,
-            _ => TuneMode::Results,
+        if self.initiative {
+            TuneMode::Initiative
+        } else if self.threats {
+            TuneMode::Threats
+        } else if self.labels {
+            TuneMode::Labels
+        } else if self.ordering {
+            TuneMode::Ordering
+        } else {
+            TuneMode::Results
         }
     }
 }
@@ -443,7 +482,31 @@ mod tests {
         };
         assert_eq!(mode("tune a.sgf b.sgf"), TuneMode::Results);
         assert_eq!(mode("tune --initiative a.sgf"), TuneMode::Initiative);
+        assert_eq!(mode("tune --threats a.sgf"), TuneMode::Threats);
         assert_eq!(mode("tune --labels l.txt"), TuneMode::Labels);
         assert_eq!(mode("tune --ordering a.sgf"), TuneMode::Ordering);
+    }
+
+    #[test]
+    fn tune_takes_a_side_and_a_scale_for_fits_of_results_only() {
+        let Some(Command::Tune(args)) = parse("tune --threats --to-move white --scale 780 a.sgf")
+            .unwrap()
+            .command
+        else {
+            panic!("not tune");
+        };
+        assert_eq!(
+            (args.to_move, args.scale),
+            (Some(SideArg::White), Some(780.0))
+        );
+        assert_eq!(
+            error("tune --to-move green a.sgf").0,
+            ErrorKind::InvalidValue
+        );
+        assert_eq!(error("tune --scale 5 a.sgf").0, ErrorKind::ValueValidation);
+        assert_eq!(
+            error("tune --labels --to-move black l.txt").0,
+            ErrorKind::ArgumentConflict
+        );
     }
 }

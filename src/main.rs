@@ -5,6 +5,7 @@
 
 use anyhow::Context;
 use clap::Parser;
+use lianzhu::board::Color;
 use lianzhu::cli::{
     self, AnalyzeArgs, BenchArgs, Cli, Command, PlayArgs, SelfplayArgs, TrainArgs, TuneArgs,
     TuneMode,
@@ -290,17 +291,23 @@ fn read_games(files: &[PathBuf]) -> anyhow::Result<Vec<sgf::Game>> {
 
 fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
     match args.mode() {
-        TuneMode::Results => run_tune_results(&args.files, tune::Scope::All),
-        TuneMode::Initiative => run_tune_results(&args.files, tune::Scope::Initiative),
+        TuneMode::Results => run_tune_results(args, tune::Scope::All),
+        TuneMode::Initiative => run_tune_results(args, tune::Scope::Initiative),
+        TuneMode::Threats => run_tune_results(args, tune::Scope::Threats),
         TuneMode::Labels => run_tune_labels(&args.files),
         TuneMode::Ordering => run_tune_ordering(&read_choices(&args.files)?),
     }
 }
 
 /// Fits the evaluation weights with a progress bar, and says how the loss moved.
-fn fit_with_progress(samples: &[tune::Sample], scope: tune::Scope) -> tune::Fit {
+fn fit_with_progress(
+    samples: &[tune::Sample],
+    start: &eval::Weights,
+    scope: tune::Scope,
+    scale: Option<f64>,
+) -> tune::Fit {
     let progress = Progress::new("fitting the evaluation", tune::ITERATIONS as u64);
-    let fitted = tune::fit(samples, &eval::WEIGHTS, scope, &mut || progress.step());
+    let fitted = tune::fit(samples, start, scope, scale, &mut || progress.step());
     progress.finish(&format!(
         "{} positions, loss {:.6} -> {:.6}",
         samples.len(),
@@ -310,17 +317,22 @@ fn fit_with_progress(samples: &[tune::Sample], scope: tune::Scope) -> tune::Fit 
     fitted
 }
 
-fn run_tune_results(files: &[PathBuf], scope: tune::Scope) -> anyhow::Result<()> {
-    let (held_out_games, fitted_games): (Vec<_>, Vec<_>) = read_games(files)?
-        .into_iter()
-        .partition(tune::Game::held_out);
+fn run_tune_results(args: &TuneArgs, scope: tune::Scope) -> anyhow::Result<()> {
+    let games = read_games(&args.files)?;
+    let to_move = args.to_move.map(Color::from);
+    let (held_out_games, fitted_games): (Vec<_>, Vec<_>) =
+        games.into_iter().partition(tune::Game::held_out);
     let quiet_positions = |games: &[tune::Game]| -> Vec<tune::Sample> {
-        games.iter().flat_map(tune::samples).collect()
+        games
+            .iter()
+            .flat_map(tune::samples)
+            .filter(|s| to_move.is_none_or(|side| s.to_move == side))
+            .collect()
     };
     let samples = quiet_positions(&fitted_games);
     let held_out = quiet_positions(&held_out_games);
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
-    let fitted = fit_with_progress(&samples, scope);
+    let fitted = fit_with_progress(&samples, &eval::WEIGHTS, scope, args.scale);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),
@@ -355,7 +367,7 @@ fn run_tune_labels(files: &[PathBuf]) -> anyhow::Result<()> {
         labels::samples(&held_out, judge_scale),
         labels::result_samples(&held_out),
     );
-    let fitted = fit_with_progress(&samples, tune::Scope::All);
+    let fitted = fit_with_progress(&samples, &eval::WEIGHTS, tune::Scope::All, None);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),

@@ -8,7 +8,7 @@
 //! 1 024 entries, many seldom seen, so its weights decay towards zero.
 
 use crate::board::pattern::{THREAT_KINDS, Threat};
-use crate::board::{Board, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::eval::{self, INITIATIVE_SETS, Weights};
 use crate::rules;
 
@@ -24,6 +24,7 @@ pub struct Sample {
     pub own: [u16; THREAT_KINDS],
     pub opponent: [u16; THREAT_KINDS],
     pub result: f64,
+    pub to_move: Color,
 }
 
 impl Game {
@@ -80,6 +81,7 @@ impl Sample {
             own: *board.threat_counts(me),
             opponent: *board.threat_counts(me.opponent()),
             result,
+            to_move: me,
         })
     }
 }
@@ -109,13 +111,21 @@ pub enum Scope {
     All,
     /// The tempo and the initiative table; the threat weights stay.
     Initiative,
+    /// The threat weights and the tempo; the initiative table stays.
+    Threats,
 }
 
-/// Fits the scale to `start`, then the weights in `scope` (Adam on the mean squared
-/// error, full batch). `None` and `Five` (never present in quiet samples) stay as they
+/// Fits the scale to `start` (unless `scale` gives it), then the weights in `scope`
+/// (Adam on the mean squared error, full batch). `None` and `Five` (never present in quiet samples) stay as they
 /// are.
-pub fn fit(samples: &[Sample], start: &Weights, scope: Scope, on_step: &mut dyn FnMut()) -> Fit {
-    let scale = fit_scale(samples, start);
+pub fn fit(
+    samples: &[Sample],
+    start: &Weights,
+    scope: Scope,
+    scale: Option<f64>,
+    on_step: &mut dyn FnMut(),
+) -> Fit {
+    let scale = scale.unwrap_or_else(|| fit_scale(samples, start));
     let kept = to_params(start);
     let mut params = kept.clone();
     let loss_before = loss(samples, &params, scale);
@@ -133,8 +143,10 @@ pub fn fit(samples: &[Sample], start: &Weights, scope: Scope, on_step: &mut dyn 
         params[THREAT_KINDS + Threat::None as usize] = kept[THREAT_KINDS + Threat::None as usize];
         // The tempo already is the constant: the table's first entry stays 0.
         params[INITIATIVE_START] = 0.0;
-        if scope == Scope::Initiative {
-            params[..TEMPO].copy_from_slice(&kept[..TEMPO]);
+        match scope {
+            Scope::All => {}
+            Scope::Initiative => params[..TEMPO].copy_from_slice(&kept[..TEMPO]),
+            Scope::Threats => params[INITIATIVE_START..].copy_from_slice(&kept[INITIATIVE_START..]),
         }
         on_step();
     }
@@ -275,7 +287,6 @@ pub fn format_weights(weights: &Weights) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
     use crate::eval::WEIGHTS;
     use crate::rules::RuleSetting;
 
@@ -321,11 +332,14 @@ mod tests {
         assert_eq!(samples.len(), 6);
         assert_eq!(samples[0].result, 1.0);
         assert_eq!(samples[1].result, 0.0);
+        assert_eq!(
+            (samples[0].to_move, samples[1].to_move),
+            (Color::Black, Color::White)
+        );
     }
 
-    #[test]
-    fn fitting_lowers_the_loss_and_learns_which_threat_wins() {
-        // Synthetic results: the side with more Flex3 points wins.
+    /// Synthetic results: the side with more Flex3 points wins.
+    fn flex3_decides() -> Vec<Sample> {
         let mut samples = Vec::new();
         for i in 0..200u16 {
             let (mine, theirs) = (i % 4, (i / 4) % 4);
@@ -344,13 +358,29 @@ mod tests {
                 own,
                 opponent,
                 result,
+                to_move: Color::Black,
             });
         }
-        let fitted = fit(&samples, &WEIGHTS, Scope::All, &mut || {});
+        samples
+    }
+
+    #[test]
+    fn fitting_lowers_the_loss_and_learns_which_threat_wins() {
+        let samples = flex3_decides();
+        let fitted = fit(&samples, &WEIGHTS, Scope::All, None, &mut || {});
         assert!(fitted.loss_after < fitted.loss_before * 0.8);
         let flex3 = Threat::Flex3 as usize;
         assert!(fitted.weights.own[flex3] > WEIGHTS.own[flex3]);
         assert!(fitted.weights.opponent[flex3] > WEIGHTS.opponent[flex3]);
+    }
+
+    #[test]
+    fn threats_fit_moves_the_threat_weights_and_keeps_the_initiative_table() {
+        let fitted = fit(&flex3_decides(), &WEIGHTS, Scope::Threats, None, &mut || {});
+        assert!(fitted.loss_after < fitted.loss_before);
+        let flex3 = Threat::Flex3 as usize;
+        assert!(fitted.weights.own[flex3] > WEIGHTS.own[flex3]);
+        assert_eq!(fitted.weights.initiative, WEIGHTS.initiative);
     }
 
     #[test]
@@ -365,10 +395,11 @@ mod tests {
                     own,
                     opponent: own.map(|_| 0),
                     result: (i % 2) as f64,
+                    to_move: Color::Black,
                 }
             })
             .collect();
-        let fitted = fit(&samples, &WEIGHTS, Scope::Initiative, &mut || {});
+        let fitted = fit(&samples, &WEIGHTS, Scope::Initiative, None, &mut || {});
         assert!(fitted.loss_after < fitted.loss_before);
         assert_eq!(fitted.weights.own, WEIGHTS.own);
         assert_eq!(fitted.weights.opponent, WEIGHTS.opponent);
