@@ -204,7 +204,7 @@ impl Search<'_> {
     /// `roots` best first. The last finished depth (0 if none) and its score.
     pub(super) fn deepen(
         &mut self,
-        roots: &mut [RootMove],
+        roots: &mut Vec<RootMove>,
         first_depth: i32,
         count: usize,
         reporter: &mut dyn Reporter,
@@ -215,8 +215,25 @@ impl Search<'_> {
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH) as i32;
         let (mut finished, mut best_score) = (0, 0);
+        let mut widened = false;
         for depth in first_depth.min(max_depth)..=max_depth {
-            let score = self.aspiration(roots, depth, best_score, count, reporter);
+            let mut score = self.aspiration(roots, depth, best_score, count, reporter);
+            // Every root move lost: the points the candidates leave out get their turn
+            // before the loss is reported (see `ordering::far_points`).
+            if score <= -MATE_BOUND && !self.stopped && !widened {
+                widened = true;
+                let mut far = Vec::new();
+                ordering::far_points(&mut self.board, &mut far);
+                far.retain(|p| !self.limits.blocked.contains(p));
+                if !far.is_empty() {
+                    roots.extend(far.into_iter().map(|pos| RootMove {
+                        pos,
+                        score: -INFINITY,
+                        pv: vec![pos],
+                    }));
+                    score = self.aspiration(roots, depth, best_score, count, reporter);
+                }
+            }
             // A stopped iteration counts only at depth 1, and only once it has searched a
             // root move: before that it knows nothing, not a loss.
             if self.stopped && (depth > 1 || score == -INFINITY) {

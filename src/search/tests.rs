@@ -162,6 +162,36 @@ fn a_defence_that_leaves_a_four_three_is_tried_before_a_loss_is_proven() {
 }
 
 #[test]
+fn a_lost_root_tries_the_points_its_candidates_leave_out() {
+    // From a renju game against Rapfi (s51, game 78): every point within two of a stone
+    // loses for White to Black's threats, and the search announced the loss at depth 2;
+    // (1,2), three from the nearest stone, takes the point where Black's diagonal
+    // (2,3)-(5,6) would need its five. Rapfi played it and won.
+    let board = picture(
+        Rule::Renju,
+        &[
+            "",
+            "",
+            "",
+            ".....O",
+            "....O",
+            "O.X.XXO",
+            ".XXXOXXXO",
+            "..XOX.O",
+            ".OOXOO.X",
+            ".XXOXXO",
+            ".O...O",
+        ],
+        Color::White,
+    );
+    for depth in [2, 4] {
+        let m = best(&board, depth);
+        assert_eq!(m.pos, Pos::new(1, 2), "depth {depth}: {m:?}");
+        assert!(!is_mate(m.score), "depth {depth}: {m:?}");
+    }
+}
+
+#[test]
 fn blocks_an_open_three_when_it_has_no_attack() {
     let board = picture(
         Rule::Freestyle,
