@@ -137,7 +137,7 @@ pub struct TuneArgs {
     #[arg(long, value_enum, conflicts_with_all = ["labels", "ordering"])]
     pub to_move: Option<SideArg>,
     /// Score units per logit of the fit, instead of the scale that best suits the current
-    /// weights: fits that must share units (each side's renju weights) give the same one
+    /// weights: fits that must share units give the same one
     #[arg(long, value_parser = parse_scale, conflicts_with_all = ["labels", "ordering"])]
     pub scale: Option<f64>,
     /// SGF files of finished games as c-gomoku-cli writes them (with --labels: label files;

@@ -302,12 +302,13 @@ fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
 /// Fits the evaluation weights with a progress bar, and says how the loss moved.
 fn fit_with_progress(
     samples: &[tune::Sample],
-    start: &eval::Weights,
     scope: tune::Scope,
     scale: Option<f64>,
 ) -> tune::Fit {
     let progress = Progress::new("fitting the evaluation", tune::ITERATIONS as u64);
-    let fitted = tune::fit(samples, start, scope, scale, &mut || progress.step());
+    let fitted = tune::fit(samples, &eval::WEIGHTS, scope, scale, &mut || {
+        progress.step()
+    });
     progress.finish(&format!(
         "{} positions, loss {:.6} -> {:.6}",
         samples.len(),
@@ -332,7 +333,7 @@ fn run_tune_results(args: &TuneArgs, scope: tune::Scope) -> anyhow::Result<()> {
     let samples = quiet_positions(&fitted_games);
     let held_out = quiet_positions(&held_out_games);
     anyhow::ensure!(!samples.is_empty(), "no quiet positions in the games");
-    let fitted = fit_with_progress(&samples, &eval::WEIGHTS, scope, args.scale);
+    let fitted = fit_with_progress(&samples, scope, args.scale);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),
@@ -367,7 +368,7 @@ fn run_tune_labels(files: &[PathBuf]) -> anyhow::Result<()> {
         labels::samples(&held_out, judge_scale),
         labels::result_samples(&held_out),
     );
-    let fitted = fit_with_progress(&samples, &eval::WEIGHTS, tune::Scope::All, None);
+    let fitted = fit_with_progress(&samples, tune::Scope::All, None);
     say(format!(
         "samples {} fitted, {} held out",
         samples.len(),
