@@ -136,33 +136,31 @@ fn generate_with(board: &mut Board, moves: &mut Vec<Pos>, four_threes: bool) -> 
     Situation::Open
 }
 
-/// The points the candidates leave out that may still defend: empty points three or
-/// four along a line from an opponent stone and more than two from every stone, legal
-/// for the side to move. Taking such a point ahead of the opponent's four can be the
-/// only defence against a threat sequence, so a root whose every move lost tries them
-/// before it reports the loss. (At every node that lost, they cost proofs of a win
-/// some thirty times the nodes.)
+/// The points the candidates leave out that may still defend: empty points up to four
+/// along a line from an opponent stone and more than two from every stone, legal for
+/// the side to move. Taking such a point ahead of the opponent's four can be the only
+/// defence against a threat sequence, so a root whose every move lost tries them
+/// before it reports the loss.
 pub fn far_points(board: &mut Board, out: &mut Vec<Pos>) {
     let me = board.to_move();
-    let start = out.len();
-    for i in 0..board.history().len() {
-        let stone = board.history()[i];
+    let mut found = Vec::new();
+    for stone in board.history() {
         if stone.cell != Cell::Stone(me.opponent()) {
             continue;
         }
-        for &(dx, dy) in &DIRECTIONS {
-            for steps in [-4, -3, 3, 4] {
-                if let Some(pos) = board.offset(stone.pos, dx * steps, dy * steps)
-                    && board.is_empty(pos)
-                    && !board.empty_near_stones().contains(pos)
-                    && !out[start..].contains(&pos)
-                    && rules::is_legal(board, pos, me)
-                {
-                    out.push(pos);
+        for d in 0..DIRECTIONS.len() {
+            board.empty_points_along(stone.pos, d, 4, |pos, _| {
+                if !board.empty_near_stones().contains(pos) && !found.contains(&pos) {
+                    found.push(pos);
                 }
-            }
+            });
         }
     }
+    out.extend(
+        found
+            .into_iter()
+            .filter(|&pos| rules::is_legal(board, pos, me)),
+    );
 }
 
 /// The points where `color` makes `threat`, one of the threats that make a four.
