@@ -56,6 +56,8 @@ class Judge:
         )
         self.lines = queue.Queue()
         self.rule = None
+        self.proven = None
+        self.score_line = None
         threading.Thread(target=self.read, args=(self.process, self.lines), daemon=True).start()
         self.send(f"INFO timeout_turn {self.turn_ms}")
 
@@ -85,8 +87,10 @@ class Judge:
     def answer(self):
         """The judge's last score and its answer line (a move, OK or an error). A judge
         silent for much longer than its turn is taken for stuck: it is restarted and
-        the answer is "TIMEOUT"."""
+        the answer is "TIMEOUT". `self.proven` keeps the last score's `proven_sign`."""
         score = None
+        self.proven = None
+        self.score_line = None
         while True:
             line = self.next_line(max(5.0, self.turn_ms / 50))
             if line is None:
@@ -94,6 +98,8 @@ class Judge:
             reported = score_of(line)
             if reported is not None:
                 score = reported
+                self.proven = proven_sign(line)
+                self.score_line = line
             elif is_move(line) or line == "OK" or line.startswith("ERROR"):
                 return score, line
 
