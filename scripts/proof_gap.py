@@ -54,6 +54,7 @@ def main():
     parser.add_argument("--lianzhu", required=True, help="command of the Lianzhu build to measure")
     parser.add_argument("--ms", type=int, default=300, help="time per position, for each engine")
     parser.add_argument("--games", type=int, default=100, help="at most this many decided games")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first this many decided games")
     parser.add_argument("--opening", type=int, default=3, help="stones of the opening, never asked")
     parser.add_argument("--suite", help="write the positions only the judge proves here")
     args = parser.parse_args()
@@ -62,7 +63,7 @@ def main():
     decided = [game for game in read_games(read_text(args.sgf)) if game[4] is not None]
     gaps, missed, judged = [], 0, 0
     suite = open(args.suite, "w") if args.suite else None
-    for number, rule, size, _, _, moves in decided[: args.games]:
+    for number, rule, size, _, _, moves in decided[args.skip : args.skip + args.games]:
         # The winner's last turn but one, where it plays its last four or its open
         # four: the last one, a five to make, needs no search.
         last = len(moves) - 3
