@@ -46,8 +46,10 @@ def proven_sign(line):
 
 
 class Judge:
-    def __init__(self, command, turn_ms):
-        self.command, self.turn_ms = command, turn_ms
+    def __init__(self, command, turn_ms, settings=()):
+        """`settings`: further INFO lines ("INFO max_node 300000"), sent again whenever
+        the judge is restarted."""
+        self.command, self.turn_ms, self.settings = command, turn_ms, list(settings)
         self.start()
 
     def start(self):
@@ -60,6 +62,8 @@ class Judge:
         self.score_line = None
         threading.Thread(target=self.read, args=(self.process, self.lines), daemon=True).start()
         self.send(f"INFO timeout_turn {self.turn_ms}")
+        for line in self.settings:
+            self.send(line)
 
     @staticmethod
     def read(process, lines):
@@ -87,7 +91,8 @@ class Judge:
     def answer(self):
         """The judge's last score and its answer line (a move, OK or an error). A judge
         silent for much longer than its turn is taken for stuck: it is restarted and
-        the answer is "TIMEOUT". `self.proven` keeps the last score's `proven_sign`."""
+        the answer is "TIMEOUT". `self.score_line` keeps the line of the last score and
+        `self.proven` its `proven_sign`."""
         score = None
         self.proven = None
         self.score_line = None
