@@ -58,12 +58,16 @@ class Judge:
         )
         self.lines = queue.Queue()
         self.rule = None
-        self.proven = None
         self.score_line = None
         threading.Thread(target=self.read, args=(self.process, self.lines), daemon=True).start()
         self.send(f"INFO timeout_turn {self.turn_ms}")
         for line in self.settings:
             self.send(line)
+
+    @property
+    def proven(self):
+        """`proven_sign` of the last answer's score line: "+", "-" or None."""
+        return proven_sign(self.score_line) if self.score_line else None
 
     @staticmethod
     def read(process, lines):
@@ -91,10 +95,8 @@ class Judge:
     def answer(self):
         """The judge's last score and its answer line (a move, OK or an error). A judge
         silent for much longer than its turn is taken for stuck: it is restarted and
-        the answer is "TIMEOUT". `self.score_line` keeps the line of the last score and
-        `self.proven` its `proven_sign`."""
+        the answer is "TIMEOUT". `self.score_line` keeps the line of the last score."""
         score = None
-        self.proven = None
         self.score_line = None
         while True:
             line = self.next_line(max(5.0, self.turn_ms / 50))
@@ -103,7 +105,6 @@ class Judge:
             reported = score_of(line)
             if reported is not None:
                 score = reported
-                self.proven = proven_sign(line)
                 self.score_line = line
             elif is_move(line) or line == "OK" or line.startswith("ERROR"):
                 return score, line

@@ -29,8 +29,8 @@ from records import read_games, read_text
 
 def first_win_seen(engine, size, rule, moves, turns, forced=None):
     """The first of `turns` (numbers of stones on the board, in game order) from which
-    `engine` proves the side to move's win at every later one of them (one past the last
-    when it does not prove the last one). The positions are asked in game order, as in
+    `engine` proves the side to move's win at every later one of them; None when it
+    does not prove the last one. The positions are asked in game order, as in
     play, so that the engine's hash holds what it read at the earlier ones; asked
     backwards, it would hold the proofs of the later ones. With `forced` (a set), the
     turns the engine answered without a search (Lianzhu's "depth 0": a forced block)
@@ -44,7 +44,7 @@ def first_win_seen(engine, size, rule, moves, turns, forced=None):
             earliest = None
         elif earliest is None:
             earliest = stones
-    return turns[-1] + 1 if earliest is None else earliest
+    return earliest
 
 
 def main():
@@ -72,13 +72,12 @@ def main():
         forced = set()
         lianzhu_first = first_win_seen(lianzhu, size, rule, moves, turns, forced)
         turns = [stones for stones in turns if stones not in forced]
-        if not turns:
-            continue
-        judge_first = first_win_seen(judge, size, rule, moves, turns)
-        if judge_first > last:
+        judge_first = first_win_seen(judge, size, rule, moves, turns) if turns else None
+        if judge_first is None:
             print(f"game {number}: {len(moves)} moves, the judge proves nothing", flush=True)
             continue
-        lianzhu_first = max(judge_first, lianzhu_first)
+        # Past the end when Lianzhu proves none of the winner's turns.
+        lianzhu_first = max(judge_first, last + 2 if lianzhu_first is None else lianzhu_first)
         judged += 1
         gaps.append(lianzhu_first - judge_first)
         for stones in (s for s in turns if judge_first <= s < lianzhu_first):
