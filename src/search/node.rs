@@ -36,6 +36,13 @@ impl Search<'_> {
         if self.stopped {
             return 0;
         }
+        // Mate distance pruning: no line from here wins sooner than the next move, nor
+        // loses sooner than the opponent's next; a window beyond both is already decided.
+        let alpha = alpha.max(-(MATE - ply as i32 - 2));
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
         let threatened = ordering::threatened(&self.board);
         // A quiet leaf needs no move list: nothing forces a reply, so the quiescence
         // search decides.
