@@ -38,10 +38,8 @@ def main():
     parser.add_argument("--nodes", type=int, help="nodes per position instead (INFO max_node); "
                         "the time limit is then 100 s")
     args = parser.parse_args()
-    if args.nodes:
-        engine = Judge(args.engine, 100_000, [f"INFO max_node {args.nodes}"])
-    else:
-        engine = Judge(args.engine, args.ms)
+    settings = [f"INFO max_node {args.nodes}"] if args.nodes else []
+    engine = Judge(args.engine, 100_000 if args.nodes else args.ms, settings)
     marks = []
     for rule, size, moves in read_suite(args.suite):
         engine.send("YXHASHCLEAR")

@@ -20,6 +20,18 @@ pub(super) const ONE_PLY: i32 = 32;
 /// Score of a win found by the root VCT, whose length is not counted.
 pub(super) const VCT_WIN: i32 = MATE - 100;
 
+/// The score of the node at `ply` whose side to move makes five with its next move: no
+/// line from that node scores more.
+pub(super) fn win_next_move(ply: usize) -> i32 {
+    MATE - ply as i32 - 1
+}
+
+/// The score of the node at `ply` whose opponent makes five after its next move
+/// whatever it plays: no line from that node scores less.
+pub(super) fn lost_after_next_move(ply: usize) -> i32 {
+    -(MATE - ply as i32 - 2)
+}
+
 /// `plies` as a search depth.
 pub(super) const fn plies(plies: i32) -> i32 {
     plies * ONE_PLY

@@ -38,8 +38,8 @@ impl Search<'_> {
         }
         // Mate distance pruning: no line from here wins sooner than the next move, nor
         // loses sooner than the opponent's next; a window beyond both is already decided.
-        let alpha = alpha.max(-(MATE - ply as i32 - 2));
-        let beta = beta.min(MATE - ply as i32 - 1);
+        let alpha = alpha.max(lost_after_next_move(ply));
+        let beta = beta.min(win_next_move(ply));
         if alpha >= beta {
             return alpha;
         }
@@ -89,8 +89,8 @@ impl Search<'_> {
         }
         let situation = ordering::generate(&mut self.board, moves);
         match situation {
-            Situation::Win(_) => return MATE - ply as i32 - 1,
-            Situation::Lost => return -(MATE - ply as i32 - 2),
+            Situation::Win(_) => return win_next_move(ply),
+            Situation::Lost => return lost_after_next_move(ply),
             _ if moves.is_empty() => return 0,
             _ => {}
         }

@@ -275,14 +275,16 @@ fn a_search_that_leaves_a_move_out_neither_plays_it_nor_touches_the_table() {
 fn a_window_beyond_the_nearest_mates_is_decided_without_a_move() {
     let board = quiet_position();
     let ply = 5;
-    // No line from ply 5 wins sooner than MATE - 6 (a five on the next move).
-    let soonest_win = MATE - ply as i32 - 1;
+    // No line from ply 5 wins sooner than a five on the next move.
+    let soonest_win = win_next_move(ply);
+    assert_eq!(soonest_win, MATE - 6);
     with_search(&board, |search| {
         let score = search.pvs(plies(4), soonest_win, soonest_win + 1, ply);
         assert_eq!((score, search.nodes), (soonest_win, 1));
     });
     // Nor loses sooner than the opponent's five after the next move.
-    let soonest_loss = -(MATE - ply as i32 - 2);
+    let soonest_loss = lost_after_next_move(ply);
+    assert_eq!(soonest_loss, -(MATE - 7));
     with_search(&board, |search| {
         let score = search.pvs(plies(4), soonest_loss - 1, soonest_loss, ply);
         assert_eq!((score, search.nodes), (soonest_loss, 1));
