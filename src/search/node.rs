@@ -338,7 +338,7 @@ impl Search<'_> {
     pub(super) fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
         let me = self.board.to_move();
         if ordering::has_winning_four(&mut self.board, me).is_some() {
-            return MATE - ply as i32 - 3;
+            return win_next_move(ply + 2);
         }
         let has_fours = self.board.four_points(me).iter().next().is_some();
         if has_fours
